@@ -1,0 +1,998 @@
+//! `sudoku`: a single-file, std-only Sudoku solver for online judges and gattai puzzles.
+//!
+//! Paste this file into a judge as it is, or build it alone:
+//! `rustc --edition 2021 -O sudoku.rs` (std only; no API newer than Rust 1.70).
+//!
+//! Input (all of stdin, read once; the style is detected from the first non-blank line):
+//! 1. POJ 2676: a line with T, then T cases. A case is 9 lines of 9 cells, one 81-cell line,
+//!    9 lines of 9 space-separated cells, or a canvas (below).
+//! 2. Grids without T: 9 lines of 9 cells (`530070000`) or of 9 space-separated cells
+//!    (`5 3 0 0 7 0 0 0 0`, Luogu P1784), several separated by blank lines if you like.
+//! 3. Line format: one 81-cell puzzle per line (POJ 3074, AcWing 166, benchmark sets);
+//!    `#` starts a comment line, a line `end` stops the input.
+//! 4. Canvas: Samurai, twodoku, butterfly, flower, sohei... drawn with spaces where no grid
+//!    is. The grids are the 9x9 windows, aligned to multiples of 3, whose cells are all drawn;
+//!    the whole canvas is solved as one puzzle. In T mode a canvas ends at a blank line, or
+//!    after 21 lines when its first line is 21 wide (a Samurai).
+//!
+//! A cell is `1`-`9`, or `0` / `.` for a blank. CRLF, trailing spaces and a UTF-8 BOM are fine.
+//! Each case is answered in its own shape; a case without solution prints `no solution`.
+//!
+//! Exit status: 0 every case answered (`no solution` is an answer); 1 malformed input (every
+//! case before the bad one is answered first, the error names case, line and column on
+//! stderr); 2 bad command line; 3 reading stdin or writing stdout failed.
+
+use std::io::{self, Read, Write};
+
+const USAGE: &str = "\
+Usage: sudoku [--count[=N]] < INPUT
+
+Solves every Sudoku in INPUT and prints each solution in the shape it was given.
+
+Input styles (detected from the first non-blank line):
+  T, then T cases          POJ 2676; a case is a 9x9 grid, an 81-cell line or a canvas
+  9 lines of 9 cells       one grid without T (cells may be separated by single spaces)
+  81-cell lines            one puzzle per line; '#' comment lines; a line 'end' stops
+  a canvas                 Samurai and other gattai, spaces where no grid is
+Cells: 1-9, and 0 or . for blank.
+
+Options:
+  --count       print the number of solutions of each case instead of a solution
+  --count=N     count, but stop at N (prints N when there are at least N)
+  -h, --help    print this help
+  -V, --version print the version
+
+Exit status: 0 all cases answered, 1 malformed input, 2 bad usage, 3 I/O error.
+";
+
+fn main() {
+    let code = run_main();
+    std::process::exit(code);
+}
+
+fn run_main() -> i32 {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let mode = match parse_args(&args) {
+        Ok(Some(mode)) => mode,
+        Ok(None) => return 0,
+        Err(message) => {
+            let _ = writeln!(io::stderr(), "sudoku: {message}\nTry 'sudoku --help'.");
+            return 2;
+        }
+    };
+    let mut input = Vec::new();
+    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
+        let _ = writeln!(io::stderr(), "sudoku: cannot read stdin: {e}");
+        return 3;
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    let result = solve_all(&input, mode, &mut out, &mut err);
+    // Flush what was answered before reporting a bad case, so nothing is lost.
+    let flushed = out.flush();
+    match (result, flushed) {
+        (Err(Failure::Io(e)), _) | (Ok(()), Err(e)) | (Err(Failure::Input(_)), Err(e)) => {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                let _ = writeln!(err, "sudoku: cannot write output: {e}");
+            }
+            3
+        }
+        (Err(Failure::Input(e)), Ok(())) => {
+            let _ = writeln!(err, "sudoku: error: {e}");
+            1
+        }
+        (Ok(()), Ok(())) => 0,
+    }
+}
+
+/// What the command line asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Print the first solution found.
+    Solve,
+    /// Print the number of solutions, counting no further than the cap.
+    Count(u64),
+}
+
+fn parse_args(args: &[std::ffi::OsString]) -> Result<Option<Mode>, String> {
+    let mut mode = Mode::Solve;
+    for arg in args {
+        let arg = match arg.to_str() {
+            Some(a) => a,
+            None => return Err(format!("argument {arg:?} is not valid UTF-8")),
+        };
+        if arg == "-h" || arg == "--help" {
+            print!("{USAGE}");
+            return Ok(None);
+        } else if arg == "-V" || arg == "--version" {
+            println!("sudoku {}", option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)"));
+            return Ok(None);
+        } else if arg == "--count" {
+            mode = Mode::Count(u64::MAX);
+        } else if let Some(n) = arg.strip_prefix("--count=") {
+            match n.parse::<u64>() {
+                Ok(cap) if cap > 0 => mode = Mode::Count(cap),
+                _ => return Err(format!("--count=N needs a whole number N >= 1, found '{n}'")),
+            }
+        } else {
+            return Err(format!("unknown argument '{arg}'"));
+        }
+    }
+    Ok(Some(mode))
+}
+
+/// Why `solve_all` stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    Input(InputError),
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+/// Solves (or counts) every case of `input`, writing answers to `out` and notes about
+/// rule-breaking givens to `notes`. Stops at the first malformed case, after answering
+/// every case before it.
+pub fn solve_all<W: Write, E: Write>(
+    input: &[u8],
+    mode: Mode,
+    out: &mut W,
+    notes: &mut E,
+) -> Result<(), Failure> {
+    let mut reader = Reader::new(input);
+    let mut solver = Solver::new();
+    while let Some(case) = reader.next_case() {
+        let puzzle = case.map_err(Failure::Input)?;
+        let conflict = puzzle.first_conflict();
+        if let Some(c) = &conflict {
+            let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
+        }
+        match mode {
+            Mode::Count(cap) => {
+                let n = if conflict.is_some() { 0 } else { solver.count(&puzzle, cap) };
+                writeln!(out, "{n}")?;
+            }
+            Mode::Solve => {
+                let solution = if conflict.is_some() { None } else { solver.solve(&puzzle) };
+                match solution {
+                    Some(values) => puzzle.write_answer(&values, out)?,
+                    None => out.write_all(b"no solution\n")?,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Input: lines, styles, cases, errors.
+// ---------------------------------------------------------------------------------------
+
+/// A malformed input, located as precisely as we can.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// 1-based case number; 0 when the problem is before the first case (the count line).
+    pub case: usize,
+    pub line: usize,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.case > 0 {
+            write!(f, "case {}, ", self.case)?;
+        }
+        write!(f, "line {}", self.line)?;
+        if let Some(c) = self.column {
+            write!(f, ", column {c}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// How a case was drawn, so that its answer is printed the same way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// 9 lines of 9 cells.
+    Rows,
+    /// 9 lines of 9 cells separated by single spaces.
+    Spaced,
+    /// One line of 81 cells.
+    Line,
+    /// A gattai canvas: `drawn[r][c]` tells whether (r, c) is a cell.
+    Canvas(Canvas),
+}
+
+/// The drawing of a gattai puzzle and the 9x9 grids found in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canvas {
+    pub width: usize,
+    pub height: usize,
+    /// Row-major, `width * height`: the cell index of each drawn position, or `NONE`.
+    pub index: Vec<u32>,
+    /// Top-left corners of the 9x9 grids, in reading order.
+    pub grids: Vec<(usize, usize)>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// One case read from the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// 1-based number of the case in the input.
+    pub case: usize,
+    /// 1-based line where the case starts.
+    pub line: usize,
+    pub shape: Shape,
+    /// One value per cell in reading order: 1-9 for a given, 0 for a blank.
+    pub givens: Vec<u8>,
+}
+
+const MAX_CANVAS_SIDE: usize = 63;
+
+impl Puzzle {
+    /// Line and column (1-based) of cell `i` in the input.
+    pub fn position(&self, i: usize) -> (usize, usize) {
+        match &self.shape {
+            Shape::Rows => (self.line + i / 9, i % 9 + 1),
+            Shape::Spaced => (self.line + i / 9, 2 * (i % 9) + 1),
+            Shape::Line => (self.line, i + 1),
+            Shape::Canvas(c) => {
+                let at = c.index.iter().position(|&x| x == i as u32).unwrap_or(0);
+                (self.line + at / c.width, at % c.width + 1)
+            }
+        }
+    }
+
+    /// The units (rows, columns, boxes of every grid) as lists of 9 cell indices.
+    pub fn units(&self) -> Vec<[u16; 9]> {
+        match &self.shape {
+            Shape::Canvas(c) => canvas_units(c),
+            _ => canvas_units(&Canvas::single()),
+        }
+    }
+
+    /// The first pair of equal givens in one unit, described for a person.
+    pub fn first_conflict(&self) -> Option<String> {
+        for (k, unit) in self.units().iter().enumerate() {
+            let mut seen = [usize::MAX; 10];
+            for &cell in unit {
+                let v = self.givens[cell as usize] as usize;
+                if v == 0 {
+                    continue;
+                }
+                if seen[v] != usize::MAX {
+                    let (l1, c1) = self.position(seen[v]);
+                    let (l2, c2) = self.position(cell as usize);
+                    let kind = ["row", "column", "box"][k % 3];
+                    return Some(format!(
+                        "the givens break a rule, so there is no solution: {v} at line {l1}, \
+                         column {c1} and {v} at line {l2}, column {c2} share a {kind}"
+                    ));
+                }
+                seen[v] = cell as usize;
+            }
+        }
+        None
+    }
+
+    /// Writes `values` (one per cell) in the shape of the input.
+    pub fn write_answer<W: Write>(&self, values: &[u8], out: &mut W) -> io::Result<()> {
+        let mut buf = Vec::with_capacity(values.len() * 2 + 32);
+        match &self.shape {
+            Shape::Rows | Shape::Line => {
+                for (i, &v) in values.iter().enumerate() {
+                    buf.push(b'0' + v);
+                    if self.shape == Shape::Rows && i % 9 == 8 {
+                        buf.push(b'\n');
+                    }
+                }
+                if self.shape == Shape::Line {
+                    buf.push(b'\n');
+                }
+            }
+            Shape::Spaced => {
+                for (i, &v) in values.iter().enumerate() {
+                    buf.push(b'0' + v);
+                    buf.push(if i % 9 == 8 { b'\n' } else { b' ' });
+                }
+            }
+            Shape::Canvas(c) => {
+                for row in c.index.chunks(c.width) {
+                    let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
+                    for &x in &row[..end] {
+                        buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
+                    }
+                    buf.push(b'\n');
+                }
+            }
+        }
+        out.write_all(&buf)
+    }
+}
+
+impl Canvas {
+    /// The plain 9x9 grid seen as a canvas.
+    pub fn single() -> Canvas {
+        Canvas { width: 9, height: 9, index: (0..81).collect(), grids: vec![(0, 0)] }
+    }
+}
+
+/// Rows, columns and boxes of every grid of a canvas, with shared boxes listed once.
+/// Units come in the order row, column, box, row, column, box... (`k % 3` tells the kind).
+fn canvas_units(c: &Canvas) -> Vec<[u16; 9]> {
+    let mut units: Vec<[u16; 9]> = Vec::new();
+    let at = |r: usize, col: usize| c.index[r * c.width + col] as u16;
+    for &(top, left) in &c.grids {
+        for k in 0..9 {
+            let mut row = [0u16; 9];
+            let mut column = [0u16; 9];
+            let mut bx = [0u16; 9];
+            for j in 0..9 {
+                row[j] = at(top + k, left + j);
+                column[j] = at(top + j, left + k);
+                bx[j] = at(top + k / 3 * 3 + j / 3, left + k % 3 * 3 + j % 3);
+            }
+            // Shared boxes stay listed twice so that `k % 3` keeps naming the kind;
+            // `Layout::new` removes the repeats.
+            units.extend([row, column, bx]);
+        }
+    }
+    units
+}
+
+/// Splits the input into lines, remembering line numbers. Trailing `\r`, spaces and tabs
+/// are dropped; they never carry meaning.
+#[derive(Clone, Copy)]
+struct Lines<'a> {
+    data: &'a [u8],
+    pos: usize,
+    number: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+        Lines { data, pos: 0, number: 0 }
+    }
+
+    /// The next line and its 1-based number, without consuming it.
+    fn peek(&self) -> Option<(usize, &'a [u8])> {
+        let mut copy = *self;
+        copy.next()
+    }
+
+    fn next(&mut self) -> Option<(usize, &'a [u8])> {
+        if self.pos >= self.data.len() {
+            return None;
+        }
+        let rest = &self.data[self.pos..];
+        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        self.pos += (len + 1).min(rest.len());
+        self.number += 1;
+        let mut line = &rest[..len];
+        while let [head @ .., b'\r' | b' ' | b'\t'] = line {
+            line = head;
+        }
+        Some((self.number, line))
+    }
+
+    /// Skips blank lines and `#` comments.
+    fn skip_blank(&mut self) {
+        while let Some((_, line)) = self.peek() {
+            if line.is_empty() || line[0] == b'#' {
+                self.next();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The line number the next line would have (for "found end of input" errors).
+    fn next_number(&self) -> usize {
+        self.number + 1
+    }
+}
+
+fn is_cell(b: u8) -> bool {
+    b.is_ascii_digit() || b == b'.'
+}
+
+fn cell_value(b: u8) -> u8 {
+    if b == b'.' {
+        0
+    } else {
+        b - b'0'
+    }
+}
+
+fn is_spaced_row(line: &[u8]) -> bool {
+    line.len() == 17
+        && line.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
+}
+
+fn is_count(line: &[u8]) -> bool {
+    let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// Shows a byte as a person would want to read it in an error message.
+fn show_byte(b: u8) -> String {
+    match b {
+        b' ' => "a space".to_string(),
+        0x21..=0x7e => format!("'{}'", b as char),
+        _ => format!("byte 0x{b:02X}"),
+    }
+}
+
+/// Reads cases one at a time, so that a bad case is only met after the good ones before it
+/// have been answered.
+pub struct Reader<'a> {
+    lines: Lines<'a>,
+    /// `Some(n)`: T mode with n cases still to read; `None`: read until end of input.
+    remaining: Option<u64>,
+    /// T and the line it was read from, for messages.
+    total: Option<u64>,
+    count_line: usize,
+    case: usize,
+    started: bool,
+    done: bool,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(input: &'a [u8]) -> Self {
+        Reader { lines: Lines::new(input), remaining: None, total: None, count_line: 0, case: 0, started: false, done: false }
+    }
+
+    /// The next case, an error (after which the reader stops), or `None` at the end.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next_case(&mut self) -> Option<Result<Puzzle, InputError>> {
+        if self.done {
+            return None;
+        }
+        let result = self.read_next();
+        if !matches!(result, Some(Ok(_))) {
+            self.done = true;
+        }
+        result
+    }
+
+    fn error(&self, line: usize, column: Option<usize>, message: String) -> InputError {
+        InputError { case: self.case, line, column, message }
+    }
+
+    fn read_next(&mut self) -> Option<Result<Puzzle, InputError>> {
+        if !self.started {
+            self.started = true;
+            if let Err(e) = self.read_header() {
+                return Some(Err(e));
+            }
+        }
+        match self.remaining {
+            Some(0) => None,
+            Some(n) => {
+                self.remaining = Some(n - 1);
+                self.case += 1;
+                Some(self.read_case())
+            }
+            None => {
+                self.lines.skip_blank();
+                match self.lines.peek() {
+                    None => None,
+                    Some((_, b"end")) => None,
+                    Some(_) => {
+                        self.case += 1;
+                        Some(self.read_case())
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decides between T mode and reading until the end, from the first non-blank line.
+    fn read_header(&mut self) -> Result<(), InputError> {
+        self.lines.skip_blank();
+        let (number, line) = match self.lines.peek() {
+            Some(found) => found,
+            None => {
+                return Err(self.error(
+                    self.lines.next_number(),
+                    None,
+                    "the input is empty: expected the number of cases, a grid or 81-cell puzzle lines"
+                        .to_string(),
+                ))
+            }
+        };
+        let looks_like_cells = line.len() == 9 && line.iter().all(|&b| is_cell(b));
+        if looks_like_cells || line.len() == 81 || is_spaced_row(line) || line.contains(&b' ') {
+            return Ok(());
+        }
+        if line.len() >= 12 && line.iter().all(|&b| is_cell(b)) {
+            return Ok(()); // a canvas whose first row is full, like a butterfly's
+        }
+        self.lines.next();
+        if !is_count(line) {
+            let (column, found) = line
+                .iter()
+                .enumerate()
+                .find(|(_, &b)| !b.is_ascii_digit())
+                .map(|(i, &b)| (i + 1, show_byte(b)))
+                .unwrap_or((1, "nothing".into()));
+            return Err(self.error(
+                number,
+                Some(column),
+                format!(
+                    "expected the number of cases (a whole number), a grid row of 9 cells \
+                     or an 81-cell puzzle line, found {found}"
+                ),
+            ));
+        }
+        if line[0] == b'-' && line[1..].iter().any(|&b| b != b'0') {
+            let text = String::from_utf8_lossy(line);
+            return Err(self.error(number, Some(1), format!("the number of cases must be 0 or more, found {text}")));
+        }
+        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+        let mut t: u64 = 0;
+        for &d in digits {
+            t = match t.checked_mul(10).and_then(|t| t.checked_add(u64::from(d - b'0'))) {
+                Some(t) => t,
+                None => {
+                    return Err(self.error(number, Some(1), "the number of cases is too large".into()))
+                }
+            };
+        }
+        self.remaining = Some(t);
+        self.total = Some(t);
+        self.count_line = number;
+        Ok(())
+    }
+
+    /// Reads one case starting at the next non-blank line.
+    fn read_case(&mut self) -> Result<Puzzle, InputError> {
+        self.lines.skip_blank();
+        let (start, first) = match self.lines.peek() {
+            Some(found) if found.1 != b"end" => found,
+            _ => {
+                let said = match self.total {
+                    Some(t) => format!(" (line {} says there are {t} cases)", self.count_line),
+                    None => String::new(),
+                };
+                let found = if self.lines.peek().is_some() { "'end'" } else { "end of input" };
+                return Err(self.error(
+                    self.lines.next_number(),
+                    None,
+                    format!("expected case {}, found {found}{said}", self.case),
+                ));
+            }
+        };
+        let shape = if is_spaced_row(first) {
+            Shape::Spaced
+        } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
+            Shape::Line
+        } else if self.starts_canvas() {
+            Shape::Canvas(Canvas::single()) // placeholder; the real drawing is read below
+        } else if first.len() > 20 && !first.contains(&b' ') {
+            Shape::Line // a puzzle line with a typo: read it as such for a precise error
+        } else {
+            Shape::Rows
+        };
+        match shape {
+            Shape::Line => self.read_line(start),
+            Shape::Rows | Shape::Spaced => self.read_rows(start, shape),
+            Shape::Canvas(_) => self.read_canvas(start),
+        }
+    }
+
+    /// A canvas has a line with a space, or a row of 12 or more cells in a width that is a
+    /// multiple of 3, among its first 9 lines.
+    fn starts_canvas(&self) -> bool {
+        let mut lines = self.lines;
+        for _ in 0..9 {
+            match lines.next() {
+                Some((_, line)) if !line.is_empty() => {
+                    if line.contains(&b' ') || (line.len() >= 12 && line.len() % 3 == 0) {
+                        return true;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn check_cells(&self, number: usize, line: &[u8], expected: &str) -> Result<(), InputError> {
+        match line.iter().position(|&b| !is_cell(b)) {
+            None => Ok(()),
+            Some(i) => Err(self.error(
+                number,
+                Some(i + 1),
+                format!("expected {expected}, found {}", show_byte(line[i])),
+            )),
+        }
+    }
+
+    fn read_line(&mut self, start: usize) -> Result<Puzzle, InputError> {
+        let (_, line) = self.lines.next().unwrap_or((start, b""));
+        self.check_cells(start, line, "a digit 1-9, '0' or '.'")?;
+        if line.len() != 81 {
+            return Err(self.error(start, None, format!("expected 81 cells, found {}", line.len())));
+        }
+        let givens = line.iter().map(|&b| cell_value(b)).collect();
+        Ok(Puzzle { case: self.case, line: start, shape: Shape::Line, givens })
+    }
+
+    fn read_rows(&mut self, start: usize, shape: Shape) -> Result<Puzzle, InputError> {
+        let mut givens = Vec::with_capacity(81);
+        for row in 0..9 {
+            let (number, line) = match self.lines.next() {
+                Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
+                other => {
+                    let number = other.map_or(self.lines.next_number(), |(n, _)| n);
+                    let found = if other.is_some() { "a blank line" } else { "end of input" };
+                    return Err(self.error(number, None, format!("expected row {} of the grid, found {found}", row + 1)));
+                }
+            };
+            if shape == Shape::Spaced {
+                for (i, &b) in line.iter().enumerate() {
+                    let ok = if i % 2 == 0 { is_cell(b) } else { b == b' ' };
+                    if !ok || i >= 17 {
+                        let what = if i >= 17 { "the end of the row" } else if i % 2 == 0 { "a digit 1-9, '0' or '.'" } else { "a single space" };
+                        return Err(self.error(number, Some(i + 1), format!("expected {what}, found {}", show_byte(b))));
+                    }
+                    if i % 2 == 0 {
+                        givens.push(cell_value(b));
+                    }
+                }
+                if line.len() != 17 {
+                    return Err(self.error(number, None, format!("expected 9 cells separated by single spaces, found {} cells", (line.len() + 1) / 2)));
+                }
+            } else {
+                self.check_cells(number, line, "a digit 1-9, '0' or '.'")?;
+                if line.len() != 9 {
+                    return Err(self.error(number, None, format!("expected 9 cells, found {}", line.len())));
+                }
+                givens.extend(line.iter().map(|&b| cell_value(b)));
+            }
+        }
+        Ok(Puzzle { case: self.case, line: start, shape, givens })
+    }
+
+    fn read_canvas(&mut self, start: usize) -> Result<Puzzle, InputError> {
+        let mut rows: Vec<&[u8]> = Vec::new();
+        while let Some((number, line)) = self.lines.peek() {
+            if line.is_empty() || line == b"end" || line[0] == b'#' {
+                break;
+            }
+            if rows.len() == 21 && rows[0].len() == 21 {
+                break; // a Samurai is 21 lines: what follows is the next case
+            }
+            if let Some(i) = line.iter().position(|&b| !is_cell(b) && b != b' ') {
+                return Err(self.error(number, Some(i + 1), format!("expected a digit 1-9, '0', '.' or a space, found {}", show_byte(line[i]))));
+            }
+            if line.len() > MAX_CANVAS_SIDE || rows.len() == MAX_CANVAS_SIDE {
+                return Err(self.error(number, None, format!("a canvas may be at most {MAX_CANVAS_SIDE} cells wide and tall")));
+            }
+            rows.push(line);
+            self.lines.next();
+        }
+        let height = rows.len();
+        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+        let drawn = |r: usize, c: usize| rows[r].get(c).map_or(false, |&b| b != b' ');
+        let mut grids = Vec::new();
+        let mut covered = vec![false; width * height];
+        let mut top = 0;
+        while top + 9 <= height {
+            let mut left = 0;
+            while left + 9 <= width {
+                if (0..81).all(|k| drawn(top + k / 9, left + k % 9)) {
+                    grids.push((top, left));
+                    for k in 0..81 {
+                        covered[(top + k / 9) * width + left + k % 9] = true;
+                    }
+                }
+                left += 3;
+            }
+            top += 3;
+        }
+        if grids.is_empty() {
+            return Err(self.error(start, None, format!(
+                "this drawing ({width} wide, {height} tall) holds no complete 9x9 grid whose top-left corner is at a row and column that are multiples of 3"
+            )));
+        }
+        let mut index = vec![NONE; width * height];
+        let mut givens = Vec::new();
+        for r in 0..height {
+            for c in 0..width {
+                if drawn(r, c) {
+                    if !covered[r * width + c] {
+                        return Err(self.error(start + r, Some(c + 1), format!(
+                            "expected a space: {} is outside every 9x9 grid of the canvas",
+                            show_byte(rows[r][c])
+                        )));
+                    }
+                    index[r * width + c] = givens.len() as u32;
+                    givens.push(cell_value(rows[r][c]));
+                }
+            }
+        }
+        let canvas = Canvas { width, height, index, grids };
+        Ok(Puzzle { case: self.case, line: start, shape: Shape::Canvas(canvas), givens })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The generic engine: any set of cells and units (plain grids, Samurai, every gattai).
+// Candidates are 9-bit masks; propagation is naked singles plus hidden singles; search is
+// DFS on the cell with the fewest candidates (MRV) using popcount and log2 tables.
+// ---------------------------------------------------------------------------------------
+
+const ALL: u16 = 0x1FF;
+/// Set on a cell once its single candidate has been taken out of its peers.
+const PLACED: u16 = 0x200;
+
+/// `ONES[m]` = number of set bits of a 9-bit mask.
+const ONES: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `LOG2[m]` = index of the set bit of a one-bit 9-bit mask (lowest bit when several).
+const LOG2: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 1;
+    while i < 512 {
+        t[i] = (i as u32).trailing_zeros() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Cells, units and peers of one layout.
+struct Layout {
+    cells: usize,
+    units: Vec<[u16; 9]>,
+    peer_start: Vec<u32>,
+    peers: Vec<u16>,
+}
+
+impl Layout {
+    fn new(cells: usize, mut units: Vec<[u16; 9]>) -> Layout {
+        units.sort_unstable();
+        units.dedup();
+        let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cells];
+        for unit in &units {
+            for &a in unit {
+                for &b in unit {
+                    if a != b {
+                        lists[a as usize].push(b);
+                    }
+                }
+            }
+        }
+        let mut peer_start = vec![0u32];
+        let mut peers = Vec::new();
+        for mut list in lists {
+            list.sort_unstable();
+            list.dedup();
+            peers.extend(list);
+            peer_start.push(peers.len() as u32);
+        }
+        Layout { cells, units, peer_start, peers }
+    }
+}
+
+/// Keeps layouts between cases, so a file of 10,000 grids builds the 9x9 one once.
+pub struct Solver {
+    layouts: Vec<(Shape, Layout)>,
+    states: Vec<u16>,
+    queue: Vec<u16>,
+}
+
+enum Goal {
+    First,
+    Count(u64),
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Solver {
+    pub fn new() -> Solver {
+        Solver { layouts: Vec::new(), states: Vec::new(), queue: Vec::new() }
+    }
+
+    /// The first solution found, one value per cell, or `None` when there is none.
+    pub fn solve(&mut self, puzzle: &Puzzle) -> Option<Vec<u8>> {
+        let mut solution = None;
+        self.search(puzzle, Goal::First, &mut solution);
+        solution
+    }
+
+    /// The number of solutions, counting no further than `cap`.
+    pub fn count(&mut self, puzzle: &Puzzle, cap: u64) -> u64 {
+        let mut solution = None;
+        self.search(puzzle, Goal::Count(cap), &mut solution)
+    }
+
+    fn layout_slot(&mut self, puzzle: &Puzzle) -> usize {
+        let key = match &puzzle.shape {
+            Shape::Canvas(c) => Shape::Canvas(c.clone()),
+            _ => Shape::Rows,
+        };
+        if let Some(i) = self.layouts.iter().position(|(k, _)| *k == key) {
+            return i;
+        }
+        if self.layouts.len() >= 8 {
+            self.layouts.remove(0);
+        }
+        let layout = Layout::new(puzzle.givens.len(), puzzle.units());
+        self.layouts.push((key, layout));
+        self.layouts.len() - 1
+    }
+
+    fn search(&mut self, puzzle: &Puzzle, goal: Goal, solution: &mut Option<Vec<u8>>) -> u64 {
+        let slot = self.layout_slot(puzzle);
+        let (_, layout) = &self.layouts[slot];
+        let n = layout.cells;
+        // One state per depth: the candidate masks of every cell plus a count of placed cells.
+        let width = n + 1;
+        self.states.clear();
+        self.states.resize(width, ALL);
+        self.states[n] = 0;
+        self.queue.clear();
+        for (i, &v) in puzzle.givens.iter().enumerate() {
+            if v != 0 {
+                self.states[i] = 1 << (v - 1);
+                self.queue.push(i as u16);
+            }
+        }
+        let cap = match goal {
+            Goal::First => 1,
+            Goal::Count(cap) => cap,
+        };
+        let mut run = Run { layout, states: &mut self.states, queue: &mut self.queue, width, found: 0, cap, solution };
+        run.dfs(0);
+        run.found
+    }
+}
+
+struct Run<'a> {
+    layout: &'a Layout,
+    states: &'a mut Vec<u16>,
+    queue: &'a mut Vec<u16>,
+    width: usize,
+    found: u64,
+    cap: u64,
+    solution: &'a mut Option<Vec<u8>>,
+}
+
+impl Run<'_> {
+    fn dfs(&mut self, depth: usize) {
+        let base = depth * self.width;
+        if !propagate(self.layout, &mut self.states[base..base + self.width], self.queue) {
+            self.queue.clear();
+            return;
+        }
+        let n = self.layout.cells;
+        let state = &self.states[base..base + self.width];
+        if state[n] as usize == n {
+            self.found += 1;
+            if self.solution.is_none() {
+                *self.solution = Some(state[..n].iter().map(|&m| LOG2[(m & ALL) as usize] + 1).collect());
+            }
+            return;
+        }
+        // MRV: the unplaced cell with the fewest candidates; two is the best we can hope for.
+        let mut best = usize::MAX;
+        let mut best_count = 10;
+        for (i, &m) in state[..n].iter().enumerate() {
+            if m & PLACED == 0 && ONES[m as usize] < best_count {
+                best = i;
+                best_count = ONES[m as usize];
+                if best_count <= 2 {
+                    break;
+                }
+            }
+        }
+        let mut options = state[best];
+        if self.states.len() < base + 2 * self.width {
+            self.states.resize(base + 2 * self.width, 0);
+        }
+        while options != 0 && self.found < self.cap {
+            let bit = options & options.wrapping_neg();
+            options &= !bit;
+            let (head, tail) = self.states.split_at_mut(base + self.width);
+            tail[..self.width].copy_from_slice(&head[base..]);
+            tail[best] = bit;
+            self.queue.push(best as u16);
+            self.dfs(depth + 1);
+        }
+    }
+}
+
+/// Naked and hidden singles until nothing changes. Returns false on a contradiction.
+fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>) -> bool {
+    let n = layout.cells;
+    loop {
+        while let Some(cell) = queue.pop() {
+            let cell = cell as usize;
+            let m = state[cell];
+            if m & PLACED != 0 {
+                continue;
+            }
+            if m == 0 {
+                return false;
+            }
+            state[cell] = m | PLACED;
+            state[n] += 1;
+            let peers = &layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize];
+            for &p in peers {
+                let pm = state[p as usize];
+                if pm & m != 0 {
+                    if pm & PLACED != 0 {
+                        return false;
+                    }
+                    let left = pm & !m;
+                    if left == 0 {
+                        return false;
+                    }
+                    state[p as usize] = left;
+                    if left & (left - 1) == 0 {
+                        queue.push(p);
+                    }
+                }
+            }
+        }
+        if state[n] as usize == n {
+            return true;
+        }
+        let mut changed = false;
+        for unit in &layout.units {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in unit {
+                let m = state[c as usize] & ALL;
+                twice |= once & m;
+                once |= m;
+            }
+            if once != ALL {
+                return false; // some digit has no place left in this unit
+            }
+            let hidden = once & !twice;
+            if hidden == 0 {
+                continue;
+            }
+            for &c in unit {
+                let m = state[c as usize];
+                if m & PLACED == 0 && m & hidden != 0 {
+                    let only = m & hidden;
+                    if only & (only - 1) != 0 {
+                        return false; // one cell is the only place for two digits
+                    }
+                    if m != only {
+                        state[c as usize] = only;
+                        queue.push(c);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return true;
+        }
+    }
+}
