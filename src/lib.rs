@@ -1,1 +1,58 @@
-//! placeholder
+//! sudoku-judge: a local judge for competitive programmers, built around Sudoku.
+//!
+//! # Design
+//!
+//! The pipeline mirrors hyperfine's: **discover cases -> execute -> judge (pure) ->
+//! report (pure) -> the CLI prints**. Each step is one module and knows nothing of the steps
+//! after it:
+//!
+//! - [`cases`]: walks folders (both layouts: a folder per case, or oj-style `NAME.in` /
+//!   `NAME.out` pairs), reads `case.toml`, orders names naturally. A broken case is
+//!   recorded on that case (IE), never fatal to the run.
+//! - [`exec`]: runs one process under limits and returns [`exec::Facts`]: exit code or
+//!   signal, CPU time and peak RSS from `wait4`, wall time, output, and whether the watchdog
+//!   or the output cap stopped it. No process outlives its case.
+//! - [`verdict`]: the pure function from facts (and a checker, consulted only after a clean
+//!   exit) to a verdict. A verdict is a value, never an `Err`.
+//! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, the Sudoku special
+//!   judge, testlib-style external programs).
+//! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
+//! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions
+//!   returning text or bytes.
+//! - [`cli`]: clap definitions turned into engine options once.
+//!
+//! The solver is `src/bin/sudoku.rs`, a single std-only file that users paste into online
+//! judges. The library reuses that very file as [`solver`] (for the Sudoku checker's reader
+//! and geometry, and for the `@sudoku` built-in), so its logic exists once.
+//!
+//! # Exit codes of `judge`
+//!
+//! 0 every case passed; 1 some case failed; 2 usage or configuration error; 3 internal error.
+
+pub mod cases;
+pub mod check;
+pub mod cli;
+pub mod engine;
+pub mod exec;
+pub mod fixture;
+pub mod limits;
+pub mod report;
+pub mod sudoku_check;
+pub mod verdict;
+
+/// The single-file solver, the very file users submit.
+#[path = "bin/sudoku.rs"]
+#[allow(dead_code)]
+pub mod solver;
+
+/// Runs a program built into `judge` (`@sudoku`, `@fixture`); returns its exit status.
+pub fn run_builtin(name: &str, args: &[String]) -> i32 {
+    match name {
+        "sudoku" => solver::run_main(args.iter().map(Into::into).collect()),
+        "fixture" => fixture::main(args),
+        _ => {
+            eprintln!("judge: unknown built-in program '{name}'");
+            2
+        }
+    }
+}

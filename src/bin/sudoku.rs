@@ -46,12 +46,12 @@ Exit status: 0 all cases answered, 1 malformed input, 2 bad usage, 3 I/O error.
 ";
 
 fn main() {
-    let code = run_main();
+    let code = run_main(std::env::args_os().skip(1).collect());
     std::process::exit(code);
 }
 
-fn run_main() -> i32 {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+/// The whole program: `args` without the program name; returns the exit status.
+pub fn run_main(args: Vec<std::ffi::OsString>) -> i32 {
     let mode = match parse_args(&args) {
         Ok(Some(mode)) => mode,
         Ok(None) => return 0,
@@ -107,14 +107,21 @@ fn parse_args(args: &[std::ffi::OsString]) -> Result<Option<Mode>, String> {
             print!("{USAGE}");
             return Ok(None);
         } else if arg == "-V" || arg == "--version" {
-            println!("sudoku {}", option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)"));
+            println!(
+                "sudoku {}",
+                option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)")
+            );
             return Ok(None);
         } else if arg == "--count" {
             mode = Mode::Count(u64::MAX);
         } else if let Some(n) = arg.strip_prefix("--count=") {
             match n.parse::<u64>() {
                 Ok(cap) if cap > 0 => mode = Mode::Count(cap),
-                _ => return Err(format!("--count=N needs a whole number N >= 1, found '{n}'")),
+                _ => {
+                    return Err(format!(
+                        "--count=N needs a whole number N >= 1, found '{n}'"
+                    ))
+                }
             }
         } else {
             return Err(format!("unknown argument '{arg}'"));
@@ -155,11 +162,19 @@ pub fn solve_all<W: Write, E: Write>(
         }
         match mode {
             Mode::Count(cap) => {
-                let n = if conflict.is_some() { 0 } else { solver.count(&puzzle, cap) };
+                let n = if conflict.is_some() {
+                    0
+                } else {
+                    solver.count(&puzzle, cap)
+                };
                 writeln!(out, "{n}")?;
             }
             Mode::Solve => {
-                let solution = if conflict.is_some() { None } else { solver.solve(&puzzle) };
+                let solution = if conflict.is_some() {
+                    None
+                } else {
+                    solver.solve(&puzzle)
+                };
                 match solution {
                     Some(values) => puzzle.write_answer(&values, out)?,
                     None => out.write_all(b"no solution\n")?,
@@ -308,7 +323,11 @@ impl Puzzle {
                 for row in c.index.chunks(c.width) {
                     let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
                     for &x in &row[..end] {
-                        buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
+                        buf.push(if x == NONE {
+                            b' '
+                        } else {
+                            b'0' + values[x as usize]
+                        });
                     }
                     buf.push(b'\n');
                 }
@@ -321,7 +340,12 @@ impl Puzzle {
 impl Canvas {
     /// The plain 9x9 grid seen as a canvas.
     pub fn single() -> Canvas {
-        Canvas { width: 9, height: 9, index: (0..81).collect(), grids: vec![(0, 0)] }
+        Canvas {
+            width: 9,
+            height: 9,
+            index: (0..81).collect(),
+            grids: vec![(0, 0)],
+        }
     }
 }
 
@@ -360,7 +384,11 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn new(data: &'a [u8]) -> Self {
         let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-        Lines { data, pos: 0, number: 0 }
+        Lines {
+            data,
+            pos: 0,
+            number: 0,
+        }
     }
 
     /// The next line and its 1-based number, without consuming it.
@@ -415,11 +443,17 @@ fn cell_value(b: u8) -> u8 {
 
 fn is_spaced_row(line: &[u8]) -> bool {
     line.len() == 17
-        && line.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
+        && line
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
 }
 
 fn is_count(line: &[u8]) -> bool {
-    let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+    let digits = line
+        .strip_prefix(b"-")
+        .or_else(|| line.strip_prefix(b"+"))
+        .unwrap_or(line);
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
 }
 
@@ -448,7 +482,15 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     pub fn new(input: &'a [u8]) -> Self {
-        Reader { lines: Lines::new(input), remaining: None, total: None, count_line: 0, case: 0, started: false, done: false }
+        Reader {
+            lines: Lines::new(input),
+            remaining: None,
+            total: None,
+            count_line: 0,
+            case: 0,
+            started: false,
+            done: false,
+        }
     }
 
     /// The next case, an error (after which the reader stops), or `None` at the end.
@@ -465,7 +507,12 @@ impl<'a> Reader<'a> {
     }
 
     fn error(&self, line: usize, column: Option<usize>, message: String) -> InputError {
-        InputError { case: self.case, line, column, message }
+        InputError {
+            case: self.case,
+            line,
+            column,
+            message,
+        }
     }
 
     fn read_next(&mut self) -> Option<Result<Puzzle, InputError>> {
@@ -501,14 +548,12 @@ impl<'a> Reader<'a> {
         self.lines.skip_blank();
         let (number, line) = match self.lines.peek() {
             Some(found) => found,
-            None => {
-                return Err(self.error(
-                    self.lines.next_number(),
-                    None,
-                    "the input is empty: expected the number of cases, a grid or 81-cell puzzle lines"
-                        .to_string(),
-                ))
-            }
+            None => return Err(self.error(
+                self.lines.next_number(),
+                None,
+                "the input is empty: expected the number of cases, a grid or 81-cell puzzle lines"
+                    .to_string(),
+            )),
         };
         let looks_like_cells = line.len() == 9 && line.iter().all(|&b| is_cell(b));
         if looks_like_cells || line.len() == 81 || is_spaced_row(line) || line.contains(&b' ') {
@@ -536,15 +581,29 @@ impl<'a> Reader<'a> {
         }
         if line[0] == b'-' && line[1..].iter().any(|&b| b != b'0') {
             let text = String::from_utf8_lossy(line);
-            return Err(self.error(number, Some(1), format!("the number of cases must be 0 or more, found {text}")));
+            return Err(self.error(
+                number,
+                Some(1),
+                format!("the number of cases must be 0 or more, found {text}"),
+            ));
         }
-        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+        let digits = line
+            .strip_prefix(b"-")
+            .or_else(|| line.strip_prefix(b"+"))
+            .unwrap_or(line);
         let mut t: u64 = 0;
         for &d in digits {
-            t = match t.checked_mul(10).and_then(|t| t.checked_add(u64::from(d - b'0'))) {
+            t = match t
+                .checked_mul(10)
+                .and_then(|t| t.checked_add(u64::from(d - b'0')))
+            {
                 Some(t) => t,
                 None => {
-                    return Err(self.error(number, Some(1), "the number of cases is too large".into()))
+                    return Err(self.error(
+                        number,
+                        Some(1),
+                        "the number of cases is too large".into(),
+                    ))
                 }
             };
         }
@@ -564,7 +623,11 @@ impl<'a> Reader<'a> {
                     Some(t) => format!(" (line {} says there are {t} cases)", self.count_line),
                     None => String::new(),
                 };
-                let found = if self.lines.peek().is_some() { "'end'" } else { "end of input" };
+                let found = if self.lines.peek().is_some() {
+                    "'end'"
+                } else {
+                    "end of input"
+                };
                 return Err(self.error(
                     self.lines.next_number(),
                     None,
@@ -622,10 +685,19 @@ impl<'a> Reader<'a> {
         let (_, line) = self.lines.next().unwrap_or((start, b""));
         self.check_cells(start, line, "a digit 1-9, '0' or '.'")?;
         if line.len() != 81 {
-            return Err(self.error(start, None, format!("expected 81 cells, found {}", line.len())));
+            return Err(self.error(
+                start,
+                None,
+                format!("expected 81 cells, found {}", line.len()),
+            ));
         }
         let givens = line.iter().map(|&b| cell_value(b)).collect();
-        Ok(Puzzle { case: self.case, line: start, shape: Shape::Line, givens })
+        Ok(Puzzle {
+            case: self.case,
+            line: start,
+            shape: Shape::Line,
+            givens,
+        })
     }
 
     fn read_rows(&mut self, start: usize, shape: Shape) -> Result<Puzzle, InputError> {
@@ -635,33 +707,67 @@ impl<'a> Reader<'a> {
                 Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
                 other => {
                     let number = other.map_or(self.lines.next_number(), |(n, _)| n);
-                    let found = if other.is_some() { "a blank line" } else { "end of input" };
-                    return Err(self.error(number, None, format!("expected row {} of the grid, found {found}", row + 1)));
+                    let found = if other.is_some() {
+                        "a blank line"
+                    } else {
+                        "end of input"
+                    };
+                    return Err(self.error(
+                        number,
+                        None,
+                        format!("expected row {} of the grid, found {found}", row + 1),
+                    ));
                 }
             };
             if shape == Shape::Spaced {
                 for (i, &b) in line.iter().enumerate() {
                     let ok = if i % 2 == 0 { is_cell(b) } else { b == b' ' };
                     if !ok || i >= 17 {
-                        let what = if i >= 17 { "the end of the row" } else if i % 2 == 0 { "a digit 1-9, '0' or '.'" } else { "a single space" };
-                        return Err(self.error(number, Some(i + 1), format!("expected {what}, found {}", show_byte(b))));
+                        let what = if i >= 17 {
+                            "the end of the row"
+                        } else if i % 2 == 0 {
+                            "a digit 1-9, '0' or '.'"
+                        } else {
+                            "a single space"
+                        };
+                        return Err(self.error(
+                            number,
+                            Some(i + 1),
+                            format!("expected {what}, found {}", show_byte(b)),
+                        ));
                     }
                     if i % 2 == 0 {
                         givens.push(cell_value(b));
                     }
                 }
                 if line.len() != 17 {
-                    return Err(self.error(number, None, format!("expected 9 cells separated by single spaces, found {} cells", (line.len() + 1) / 2)));
+                    return Err(self.error(
+                        number,
+                        None,
+                        format!(
+                            "expected 9 cells separated by single spaces, found {} cells",
+                            (line.len() + 1) / 2
+                        ),
+                    ));
                 }
             } else {
                 self.check_cells(number, line, "a digit 1-9, '0' or '.'")?;
                 if line.len() != 9 {
-                    return Err(self.error(number, None, format!("expected 9 cells, found {}", line.len())));
+                    return Err(self.error(
+                        number,
+                        None,
+                        format!("expected 9 cells, found {}", line.len()),
+                    ));
                 }
                 givens.extend(line.iter().map(|&b| cell_value(b)));
             }
         }
-        Ok(Puzzle { case: self.case, line: start, shape, givens })
+        Ok(Puzzle {
+            case: self.case,
+            line: start,
+            shape,
+            givens,
+        })
     }
 
     fn read_canvas(&mut self, start: usize) -> Result<Puzzle, InputError> {
@@ -674,17 +780,28 @@ impl<'a> Reader<'a> {
                 break; // a Samurai is 21 lines: what follows is the next case
             }
             if let Some(i) = line.iter().position(|&b| !is_cell(b) && b != b' ') {
-                return Err(self.error(number, Some(i + 1), format!("expected a digit 1-9, '0', '.' or a space, found {}", show_byte(line[i]))));
+                return Err(self.error(
+                    number,
+                    Some(i + 1),
+                    format!(
+                        "expected a digit 1-9, '0', '.' or a space, found {}",
+                        show_byte(line[i])
+                    ),
+                ));
             }
             if line.len() > MAX_CANVAS_SIDE || rows.len() == MAX_CANVAS_SIDE {
-                return Err(self.error(number, None, format!("a canvas may be at most {MAX_CANVAS_SIDE} cells wide and tall")));
+                return Err(self.error(
+                    number,
+                    None,
+                    format!("a canvas may be at most {MAX_CANVAS_SIDE} cells wide and tall"),
+                ));
             }
             rows.push(line);
             self.lines.next();
         }
         let height = rows.len();
         let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-        let drawn = |r: usize, c: usize| rows[r].get(c).map_or(false, |&b| b != b' ');
+        let drawn = |r: usize, c: usize| rows[r].get(c).is_some_and(|&b| b != b' ');
         let mut grids = Vec::new();
         let mut covered = vec![false; width * height];
         let mut top = 0;
@@ -712,18 +829,32 @@ impl<'a> Reader<'a> {
             for c in 0..width {
                 if drawn(r, c) {
                     if !covered[r * width + c] {
-                        return Err(self.error(start + r, Some(c + 1), format!(
-                            "expected a space: {} is outside every 9x9 grid of the canvas",
-                            show_byte(rows[r][c])
-                        )));
+                        return Err(self.error(
+                            start + r,
+                            Some(c + 1),
+                            format!(
+                                "expected a space: {} is outside every 9x9 grid of the canvas",
+                                show_byte(rows[r][c])
+                            ),
+                        ));
                     }
                     index[r * width + c] = givens.len() as u32;
                     givens.push(cell_value(rows[r][c]));
                 }
             }
         }
-        let canvas = Canvas { width, height, index, grids };
-        Ok(Puzzle { case: self.case, line: start, shape: Shape::Canvas(canvas), givens })
+        let canvas = Canvas {
+            width,
+            height,
+            index,
+            grids,
+        };
+        Ok(Puzzle {
+            case: self.case,
+            line: start,
+            shape: Shape::Canvas(canvas),
+            givens,
+        })
     }
 }
 
@@ -789,7 +920,12 @@ impl Layout {
             peers.extend(list);
             peer_start.push(peers.len() as u32);
         }
-        Layout { cells, units, peer_start, peers }
+        Layout {
+            cells,
+            units,
+            peer_start,
+            peers,
+        }
     }
 }
 
@@ -813,7 +949,11 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Solver {
-        Solver { layouts: Vec::new(), states: Vec::new(), queue: Vec::new() }
+        Solver {
+            layouts: Vec::new(),
+            states: Vec::new(),
+            queue: Vec::new(),
+        }
     }
 
     /// The first solution found, one value per cell, or `None` when there is none.
@@ -865,7 +1005,15 @@ impl Solver {
             Goal::First => 1,
             Goal::Count(cap) => cap,
         };
-        let mut run = Run { layout, states: &mut self.states, queue: &mut self.queue, width, found: 0, cap, solution };
+        let mut run = Run {
+            layout,
+            states: &mut self.states,
+            queue: &mut self.queue,
+            width,
+            found: 0,
+            cap,
+            solution,
+        };
         run.dfs(0);
         run.found
     }
@@ -884,7 +1032,11 @@ struct Run<'a> {
 impl Run<'_> {
     fn dfs(&mut self, depth: usize) {
         let base = depth * self.width;
-        if !propagate(self.layout, &mut self.states[base..base + self.width], self.queue) {
+        if !propagate(
+            self.layout,
+            &mut self.states[base..base + self.width],
+            self.queue,
+        ) {
             self.queue.clear();
             return;
         }
@@ -893,7 +1045,12 @@ impl Run<'_> {
         if state[n] as usize == n {
             self.found += 1;
             if self.solution.is_none() {
-                *self.solution = Some(state[..n].iter().map(|&m| LOG2[(m & ALL) as usize] + 1).collect());
+                *self.solution = Some(
+                    state[..n]
+                        .iter()
+                        .map(|&m| LOG2[(m & ALL) as usize] + 1)
+                        .collect(),
+                );
             }
             return;
         }
@@ -940,7 +1097,8 @@ fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>) -> bool {
             }
             state[cell] = m | PLACED;
             state[n] += 1;
-            let peers = &layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize];
+            let peers = &layout.peers
+                [layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize];
             for &p in peers {
                 let pm = state[p as usize];
                 if pm & m != 0 {

@@ -1,0 +1,103 @@
+//! `judge`: the thin binary. Parses the command line, runs the engine, decides where the
+//! report bytes go, and picks the exit status (0 pass, 1 fail, 2 usage, 3 internal).
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use sudoku_judge::{cases, cli::Cli, engine, report, run_builtin};
+
+fn main() {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if args.get(1).map(String::as_str) == Some("--builtin") {
+        let name = args.get(2).map_or("", String::as_str);
+        let rest = args.get(3..).unwrap_or(&[]);
+        std::process::exit(run_builtin(name, rest));
+    }
+    std::process::exit(run());
+}
+
+fn run() -> i32 {
+    let cli = Cli::parse();
+    let usage = |message: String| {
+        eprintln!("judge: {message}");
+        2
+    };
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return usage(format!("cannot find the judge executable for @sudoku: {e}")),
+    };
+    let options = match cli.options(exe) {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    let found = match cases::discover(&cli.paths) {
+        Ok(c) => c,
+        Err(e) => return usage(e.to_string()),
+    };
+    if found.is_empty() {
+        let paths: Vec<String> = cli.paths.iter().map(|p| p.display().to_string()).collect();
+        return usage(format!(
+            "no cases found under {}: expected folders with input.txt, or NAME.in files",
+            paths.join(", ")
+        ));
+    }
+    if options.jobs > 1 {
+        eprintln!(
+            "judge: note: {} cases at once; timings are noisier under parallel load",
+            options.jobs
+        );
+    }
+    let stdout = std::io::stdout();
+    let color = match cli.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let progress =
+        ProgressBar::with_draw_target(Some(found.len() as u64), ProgressDrawTarget::stderr());
+    if std::io::stderr().is_terminal() {
+        progress.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+    } else {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let results = engine::run_all(&found, &options, &|r| {
+        progress.set_message(format!("{} {}", r.name, r.verdict));
+        progress.inc(1);
+    });
+    progress.finish_and_clear();
+
+    let style = report::Style {
+        color,
+        stderr_limit: cli.stderr_limit,
+    };
+    let text = format!(
+        "{}{}\n{}\n",
+        report::table(&results, style),
+        report::failures(&results, style),
+        report::summary(&results)
+    );
+    let mut out = stdout.lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        return 3;
+    }
+    if let Some(path) = &cli.json {
+        if let Err(e) = std::fs::write(path, report::json(&results)) {
+            eprintln!("judge: cannot write {}: {e}", path.display());
+            return 3;
+        }
+    }
+    if results.iter().all(|r| r.passed) {
+        0
+    } else {
+        1
+    }
+}

@@ -1,0 +1,371 @@
+//! Finding cases on disk: both layouts, `case.toml`, natural order, and per-case problems.
+//!
+//! Layouts:
+//! - a folder per case: `input.txt`, optional `expected.txt`, optional `case.toml`;
+//! - oj / Codeforces pairs in one folder: `NAME.in` with `NAME.out` or `NAME.ans`.
+//!
+//! A problem with one case (an answer without input, a bad `case.toml`) is recorded on that
+//! case and judged IE; it never stops discovery of the others.
+
+use crate::check::CheckerKind;
+use crate::limits::{parse_size, parse_time, Limits};
+use crate::verdict::Verdict;
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+
+/// One case to run.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Path below the root it was found under, `/`-separated: `samurai/seed`, `sample-2`.
+    pub name: String,
+    pub input: Option<PathBuf>,
+    pub expected: Option<PathBuf>,
+    pub config: CaseConfig,
+    /// Why this case cannot be run (IE), if it cannot.
+    pub problem: Option<String>,
+}
+
+/// What `case.toml` may say. Every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    pub time_limit: Option<String>,
+    pub memory_limit: Option<String>,
+    pub output_limit: Option<String>,
+    /// `lines`, `exact`, `tokens` or `sudoku`.
+    pub checker: Option<String>,
+    /// An external testlib-style checker command; overrides `checker`.
+    pub checker_cmd: Option<String>,
+    /// The verdict this case must get to pass (harness cases expect TLE, RE...).
+    pub expect: Option<String>,
+    /// A solver command for this case alone, instead of the default one.
+    pub solver: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// `case.toml`, read and checked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaseConfig {
+    pub time_limit: Option<std::time::Duration>,
+    pub memory_kib: Option<u64>,
+    pub output_bytes: Option<u64>,
+    pub checker: Option<CheckerKind>,
+    pub checker_cmd: Option<String>,
+    pub expect: Option<Verdict>,
+    pub solver: Option<String>,
+    pub tags: Vec<String>,
+}
+
+impl CaseConfig {
+    /// Reads `case.toml` text; the error says which field is wrong and what it accepts.
+    pub fn parse(text: &str) -> Result<CaseConfig, String> {
+        let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let field = |name: &str, e: String| format!("{name}: {e}");
+        let mut config = CaseConfig {
+            tags: file.tags,
+            solver: file.solver,
+            ..CaseConfig::default()
+        };
+        if let Some(t) = file.time_limit {
+            config.time_limit =
+                Some(parse_time(&t).map_err(|e| field("time_limit", e.to_string()))?);
+        }
+        if let Some(m) = file.memory_limit {
+            let bytes = parse_size(&m).map_err(|e| field("memory_limit", e.to_string()))?;
+            config.memory_kib = Some(bytes / 1024);
+        }
+        if let Some(o) = file.output_limit {
+            config.output_bytes =
+                Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);
+        }
+        if let Some(c) = file.checker {
+            config.checker = Some(CheckerKind::parse(&c).map_err(|e| field("checker", e))?);
+        }
+        config.checker_cmd = file.checker_cmd;
+        if let Some(v) = file.expect {
+            config.expect = Some(Verdict::parse(&v).map_err(|e| field("expect", e))?);
+        }
+        Ok(config)
+    }
+
+    /// These limits laid over `base`.
+    pub fn limits(&self, base: Limits) -> Limits {
+        Limits {
+            time: self.time_limit.unwrap_or(base.time),
+            memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
+            output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+        }
+    }
+}
+
+/// A path given on the command line that cannot be searched.
+#[derive(Debug)]
+pub struct DiscoveryError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for DiscoveryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot search '{}' for cases: {}",
+            self.path.display(),
+            self.message
+        )
+    }
+}
+
+/// Finds every case under each path, in natural order within each path.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<Case>, DiscoveryError> {
+    let mut all = Vec::new();
+    for root in paths {
+        if !root.exists() {
+            return Err(DiscoveryError {
+                path: root.clone(),
+                message: "no such file or folder".into(),
+            });
+        }
+        let mut found = discover_one(root)?;
+        found.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+        all.extend(found);
+    }
+    Ok(all)
+}
+
+fn is_skipped(name: &str) -> bool {
+    name.starts_with('.')
+        || name.ends_with('~')
+        || [".bak", ".orig", ".swp", ".tmp"]
+            .iter()
+            .any(|s| name.ends_with(s))
+}
+
+fn discover_one(root: &Path) -> Result<Vec<Case>, DiscoveryError> {
+    let mut cases = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter();
+    let walker =
+        walker.filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
+    for entry in walker {
+        let entry = entry.map_err(|e| DiscoveryError {
+            path: root.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        if entry.file_type().is_dir() {
+            cases.extend(cases_in_folder(root, entry.path()));
+        }
+    }
+    if root.is_file() {
+        // A single input file: judged as a case with no expected output.
+        let name = root
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        cases.push(Case {
+            name,
+            input: Some(root.to_path_buf()),
+            expected: None,
+            config: CaseConfig::default(),
+            problem: None,
+        });
+    }
+    Ok(cases)
+}
+
+fn relative_name(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.is_empty() {
+        root.file_name()
+            .map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
+    } else {
+        parts.join("/")
+    }
+}
+
+/// The cases that live directly in `dir`: the folder itself, and any `.in`/`.out` pairs.
+fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
+    let mut cases = Vec::new();
+    let input = dir.join("input.txt");
+    let expected = dir.join("expected.txt");
+    let toml = dir.join("case.toml");
+    if input.is_file() || expected.is_file() || toml.is_file() {
+        let mut case = Case {
+            name: relative_name(root, dir),
+            input: input.is_file().then_some(input),
+            expected: expected.is_file().then_some(expected),
+            config: CaseConfig::default(),
+            problem: None,
+        };
+        if case.input.is_none() {
+            case.problem = Some(format!("{} has no input.txt", dir.display()));
+        }
+        if toml.is_file() {
+            match std::fs::read_to_string(&toml)
+                .map_err(|e| e.to_string())
+                .and_then(|t| CaseConfig::parse(&t))
+            {
+                Ok(config) => case.config = config,
+                Err(e) => case.problem = Some(format!("{}: {e}", toml.display())),
+            }
+        }
+        cases.push(case);
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return cases;
+    };
+    let mut stems: Vec<(String, Option<PathBuf>, Option<PathBuf>)> = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        if is_skipped(&file_name) || !path.is_file() {
+            continue;
+        }
+        let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
+            continue;
+        };
+        let stem = stem.to_string_lossy().into_owned();
+        let ext = ext.to_string_lossy();
+        let slot = match stems.iter().position(|(s, _, _)| *s == stem) {
+            Some(i) => i,
+            None => {
+                stems.push((stem, None, None));
+                stems.len() - 1
+            }
+        };
+        match ext.as_ref() {
+            "in" => stems[slot].1 = Some(path),
+            "out" | "ans" => stems[slot].2 = Some(path),
+            _ => {}
+        }
+    }
+    for (stem, input, expected) in stems {
+        if input.is_none() && expected.is_none() {
+            continue;
+        }
+        let problem = input
+            .is_none()
+            .then(|| format!("{stem} has an expected output but no {stem}.in"));
+        let base = relative_name(root, dir);
+        let name = if dir == root {
+            stem
+        } else {
+            format!("{base}/{stem}")
+        };
+        cases.push(Case {
+            name,
+            input,
+            expected,
+            config: CaseConfig::default(),
+            problem,
+        });
+    }
+    cases
+}
+
+/// Orders names as people do: `case-2` before `case-10`.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, _) => return Ordering::Less,
+            (_, None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
+                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (na, nb) = (trim_zeros(&a[..da]), trim_zeros(&b[..db]));
+                let ord = na
+                    .len()
+                    .cmp(&nb.len())
+                    .then_with(|| na.cmp(nb))
+                    .then_with(|| da.cmp(&db));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                a = &a[da..];
+                b = &b[db..];
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                a = &a[1..];
+                b = &b[1..];
+            }
+        }
+    }
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let start = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
+    &digits[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order_puts_2_before_10() {
+        let mut names = vec!["case-10", "case-2", "case-1", "b", "a/9", "a/10"];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(names, ["a/9", "a/10", "b", "case-1", "case-2", "case-10"]);
+        assert_eq!(natural_cmp("x007", "x7"), Ordering::Greater);
+    }
+
+    #[test]
+    fn case_file_fields_are_checked() {
+        let c = CaseConfig::parse("time_limit = \"500ms\"\nchecker = \"sudoku\"\nexpect = \"TLE\"")
+            .unwrap();
+        assert_eq!(c.time_limit, Some(std::time::Duration::from_millis(500)));
+        assert_eq!(c.checker, Some(CheckerKind::Sudoku));
+        assert_eq!(c.expect, Some(Verdict::Tle));
+        assert!(CaseConfig::parse("time_limit = \"5\"")
+            .unwrap_err()
+            .contains("time_limit"));
+        assert!(CaseConfig::parse("checker = \"fuzzy\"")
+            .unwrap_err()
+            .contains("checker"));
+        assert!(CaseConfig::parse("colour = 1")
+            .unwrap_err()
+            .contains("colour"));
+    }
+
+    #[test]
+    fn both_layouts_and_orphans() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("folder-case")).unwrap();
+        std::fs::write(root.join("folder-case/input.txt"), "1\n").unwrap();
+        std::fs::write(root.join("sample-10.in"), "x").unwrap();
+        std::fs::write(root.join("sample-10.out"), "x").unwrap();
+        std::fs::write(root.join("sample-2.in"), "x").unwrap();
+        std::fs::write(root.join("sample-2.ans"), "x").unwrap();
+        std::fs::write(root.join("lonely.out"), "x").unwrap();
+        std::fs::write(root.join(".hidden.in"), "x").unwrap();
+        std::fs::write(root.join("old.in~"), "x").unwrap();
+        let cases = discover(&[root.to_path_buf()]).unwrap();
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["folder-case", "lonely", "sample-2", "sample-10"]);
+        assert!(cases[1]
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("no lonely.in"));
+        assert!(cases[2]
+            .expected
+            .as_ref()
+            .unwrap()
+            .ends_with("sample-2.ans"));
+    }
+}

@@ -1,0 +1,139 @@
+//! The `judge` command line: clap definitions turned, once, into typed engine options.
+
+use crate::check::{Checker, CheckerKind};
+use crate::engine::{self, Options};
+use crate::limits::{parse_size, parse_time};
+use clap::Parser;
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Verdicts: AC accepted, WA wrong answer, PE presentation error, TLE time, MLE memory, OLE output,
+RE runtime error (exit code or signal), IE internal error (bad case or checker), OK ran cleanly
+with nothing to compare, SK skipped. Precedence: IE > TLE > MLE > OLE > RE > PE/WA > AC.
+
+Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
+failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
+cases); 3 internal error (a report could not be written).
+
+Built-in programs: @sudoku (the bundled solver, the default) and @fixture (a misbehaving
+solver for testing the harness).";
+
+/// Replays case folders against a solver under judge limits.
+#[derive(Debug, Parser)]
+#[command(name = "judge", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// Case folders or files to judge.
+    #[arg(value_name = "PATH", default_value = "cases")]
+    pub paths: Vec<PathBuf>,
+
+    /// The solver command, split like a shell would (no shell is run).
+    #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
+    pub solver: String,
+
+    /// The solver command as separate words, after `--`; beats --solver.
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+
+    /// CPU time limit per case, like 2s or 1500ms [default: 2000ms, or case.toml's].
+    #[arg(short, long, value_name = "TIME", value_parser = parse_time)]
+    pub time_limit: Option<std::time::Duration>,
+
+    /// Peak memory limit per case, like 64MiB or 65536KiB [default: 65536KiB, or case.toml's].
+    #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+
+    /// Stdout beyond this size is OLE [default: 64MiB, or case.toml's].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub output_limit: Option<u64>,
+
+    /// Built-in checker for every case: lines, exact, tokens or sudoku [default: case.toml's, or lines].
+    #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
+    pub checker: Option<CheckerKind>,
+
+    /// External testlib-style checker, run as `CMD input output answer`.
+    #[arg(long, value_name = "CMD", conflicts_with = "checker")]
+    pub checker_cmd: Option<String>,
+
+    /// Write every case with its facts, and a summary, as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Cases run at once. Above 1, timings are noisier: cases compete for the CPU.
+    #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+
+    /// Runs per case; min, median and max are reported and the verdict is the median run's.
+    #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub repeat: u16,
+
+    /// Only cases whose name contains TEXT.
+    #[arg(short, long, value_name = "TEXT")]
+    pub filter: Option<String>,
+
+    /// Stop at the first failing case; the rest are SK.
+    #[arg(long)]
+    pub fail_fast: bool,
+
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+
+    /// Bytes of a failing case's stderr to show.
+    #[arg(long, value_name = "BYTES", default_value_t = 4096)]
+    pub stderr_limit: usize,
+}
+
+impl Cli {
+    /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
+    pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
+        let solver = if self.command.is_empty() {
+            engine::parse_command(&self.solver, &builtin_exe)
+        } else {
+            engine::from_words(&self.command, &builtin_exe)
+        }
+        .map_err(|e| format!("--solver: {e}"))?;
+        if !solver.args.first().is_some_and(|a| a == "--builtin") {
+            check_program_exists(&solver.program)?;
+        }
+        let checker = match (&self.checker, &self.checker_cmd) {
+            (Some(kind), _) => Some(Checker::Builtin(*kind)),
+            (None, Some(cmd)) => Some(Checker::External(
+                engine::parse_command(cmd, &builtin_exe)
+                    .map_err(|e| format!("--checker-cmd: {e}"))?,
+            )),
+            (None, None) => None,
+        };
+        Ok(Options {
+            solver,
+            builtin_exe,
+            time_limit: self.time_limit,
+            memory_kib: self.memory_limit.map(|b| b / 1024),
+            output_bytes: self.output_limit,
+            checker,
+            jobs: usize::from(self.jobs),
+            repeat: usize::from(self.repeat),
+            filter: self.filter.clone(),
+            fail_fast: self.fail_fast,
+        })
+    }
+}
+
+/// A solver that cannot be found is a usage error (exit 2), not 100 IE verdicts.
+fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), String> {
+    let path = std::path::Path::new(program);
+    let found = if path.components().count() > 1 {
+        path.is_file()
+    } else {
+        std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(path).is_file()))
+            .unwrap_or(false)
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!(
+            "solver '{}' not found: give a path (./a.out) or a program on PATH, or @sudoku",
+            path.display()
+        ))
+    }
+}

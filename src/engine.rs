@@ -1,0 +1,277 @@
+//! The engine: run every case (repeats, jobs, fail-fast) and judge it. It sees typed options
+//! only, never the command line, and prints nothing: results go back as values.
+
+use crate::cases::Case;
+use crate::check::{self, Checker, CheckerKind};
+use crate::exec::{self, Facts, Program};
+use crate::limits::Limits;
+use crate::verdict::{self, CheckOutcome, Judgement, Verdict};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Everything the engine needs, already checked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The solver for cases whose `case.toml` names none.
+    pub solver: Program,
+    /// The program that `@sudoku` and `@fixture` run (the `judge` executable).
+    pub builtin_exe: PathBuf,
+    /// Limits from the command line; they beat `case.toml`, which beats the defaults.
+    pub time_limit: Option<Duration>,
+    pub memory_kib: Option<u64>,
+    pub output_bytes: Option<u64>,
+    /// A checker from the command line beats the one in `case.toml`.
+    pub checker: Option<Checker>,
+    pub jobs: usize,
+    pub repeat: usize,
+    pub filter: Option<String>,
+    pub fail_fast: bool,
+}
+
+/// Min, median and max over the repeats of one case.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Spread {
+    pub min: f64,
+    pub median: f64,
+    pub max: f64,
+}
+
+/// The outcome of one case.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CaseResult {
+    pub name: String,
+    pub verdict: Verdict,
+    /// The verdict `case.toml` asks for, when it asks for one.
+    pub expected_verdict: Option<Verdict>,
+    pub passed: bool,
+    pub detail: String,
+    pub limits: Limits,
+    /// The facts of the median run (by CPU time).
+    pub facts: Facts,
+    pub runs: usize,
+    pub cpu_ms: Spread,
+    pub wall_ms: Spread,
+    /// Set when an accepted run came within 10% of the time limit.
+    pub warning: Option<String>,
+    /// A line diff against the expected output, for WA and PE.
+    #[serde(skip)]
+    pub diff: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl CaseResult {
+    fn without_run(case: &Case, limits: Limits, verdict: Verdict, detail: String) -> CaseResult {
+        let passed = case.config.expect == Some(verdict);
+        CaseResult {
+            name: case.name.clone(),
+            verdict,
+            expected_verdict: case.config.expect,
+            passed,
+            detail,
+            limits,
+            facts: Facts::default(),
+            runs: 0,
+            cpu_ms: Spread::default(),
+            wall_ms: Spread::default(),
+            warning: None,
+            diff: None,
+        }
+    }
+}
+
+/// Turns a command line (`./a.out --fast`, `@sudoku`) into a program, split like a shell
+/// would but without one. `@NAME` names a program built into `judge`.
+pub fn parse_command(text: &str, builtin_exe: &std::path::Path) -> Result<Program, String> {
+    let words = shlex::split(text)
+        .ok_or_else(|| format!("cannot split '{text}' into words: check its quotes"))?;
+    from_words(&words, builtin_exe)
+}
+
+/// As [`parse_command`], for words already split.
+pub fn from_words(words: &[String], builtin_exe: &std::path::Path) -> Result<Program, String> {
+    let (first, rest) = words.split_first().ok_or("the solver command is empty")?;
+    let mut args: Vec<std::ffi::OsString> = rest.iter().map(Into::into).collect();
+    let program = match first.strip_prefix('@') {
+        Some(name @ ("sudoku" | "fixture")) => {
+            args.splice(0..0, ["--builtin".into(), name.into()]);
+            builtin_exe.as_os_str().to_owned()
+        }
+        Some(other) => {
+            return Err(format!(
+                "unknown built-in program '@{other}': use @sudoku or @fixture"
+            ))
+        }
+        None => first.into(),
+    };
+    Ok(Program {
+        program,
+        args,
+        env: Vec::new(),
+    })
+}
+
+/// The median of `values` (the upper one of the middle two).
+fn spread(mut values: Vec<f64>) -> Spread {
+    values.sort_by(f64::total_cmp);
+    match (values.first(), values.last()) {
+        (Some(&min), Some(&max)) => Spread {
+            min,
+            median: values[values.len() / 2],
+            max,
+        },
+        _ => Spread::default(),
+    }
+}
+
+/// Runs and judges one case.
+pub fn run_case(case: &Case, options: &Options) -> CaseResult {
+    let base = case.config.limits(Limits::default());
+    let limits = Limits {
+        time: options.time_limit.unwrap_or(base.time),
+        memory_kib: options.memory_kib.unwrap_or(base.memory_kib),
+        output_bytes: options.output_bytes.unwrap_or(base.output_bytes),
+    };
+    let ie = |why: String| CaseResult::without_run(case, limits, Verdict::Ie, why);
+    if let Some(problem) = &case.problem {
+        return ie(problem.clone());
+    }
+    let Some(input) = &case.input else {
+        return ie("the case has no input".into());
+    };
+    let solver = match &case.config.solver {
+        Some(text) => match parse_command(text, &options.builtin_exe) {
+            Ok(p) => p,
+            Err(e) => return ie(format!("case.toml: solver: {e}")),
+        },
+        None => options.solver.clone(),
+    };
+    let checker = match (
+        &options.checker,
+        &case.config.checker_cmd,
+        case.config.checker,
+    ) {
+        (Some(c), _, _) => c.clone(),
+        (None, Some(cmd), _) => match parse_command(cmd, &options.builtin_exe) {
+            Ok(p) => Checker::External(p),
+            Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
+        },
+        (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
+    };
+    let mut runs: Vec<Facts> = (0..options.repeat.max(1))
+        .map(|_| exec::run(&solver, input, &limits))
+        .collect();
+    let cpu_ms = spread(runs.iter().map(|f| f.cpu_ms).collect());
+    let wall_ms = spread(runs.iter().map(|f| f.wall_ms).collect());
+    runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
+    let facts = runs.swap_remove(runs.len() / 2);
+    let mut outcome = None;
+    let Judgement { verdict, detail } = verdict::judge(&facts, &limits, || {
+        let o = check::check(&checker, input, case.expected.as_deref(), &facts.stdout);
+        outcome = Some(o.clone());
+        o
+    });
+    let wants_diff = matches!(
+        outcome,
+        Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_))
+    ) && !matches!(
+        checker,
+        Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_)
+    );
+    let diff = match (&case.expected, wants_diff) {
+        (Some(path), true) => std::fs::read(path)
+            .ok()
+            .map(|expected| (facts.stdout.clone(), expected)),
+        _ => None,
+    };
+    let tl = limits.time.as_secs_f64() * 1000.0;
+    let warning = (verdict.is_pass() && facts.cpu_ms >= 0.9 * tl).then(|| {
+        format!(
+            "{:.0} ms is within 10% of the {tl:.0} ms time limit",
+            facts.cpu_ms
+        )
+    });
+    let passed = match case.config.expect {
+        Some(expected) => verdict == expected,
+        None => verdict.is_pass(),
+    };
+    CaseResult {
+        name: case.name.clone(),
+        verdict,
+        expected_verdict: case.config.expect,
+        passed,
+        detail,
+        limits,
+        facts: Facts {
+            stdout: Vec::new(),
+            ..facts
+        },
+        runs: options.repeat.max(1),
+        cpu_ms,
+        wall_ms,
+        warning,
+        diff,
+    }
+}
+
+/// Runs every case that passes the filter, `options.jobs` at a time, calling `on_done` as
+/// each one ends. Results come back in the order of `cases`.
+pub fn run_all(
+    cases: &[Case],
+    options: &Options,
+    on_done: &(dyn Fn(&CaseResult) + Sync),
+) -> Vec<CaseResult> {
+    let chosen: Vec<&Case> = cases
+        .iter()
+        .filter(|c| {
+            options
+                .filter
+                .as_ref()
+                .map_or(true, |f| c.name.contains(f.as_str()))
+        })
+        .collect();
+    let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let worker = || loop {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        let Some(case) = chosen.get(i) else { return };
+        let result = if stop.load(Ordering::SeqCst) {
+            let limits = case.config.limits(Limits::default());
+            CaseResult::without_run(
+                case,
+                limits,
+                Verdict::Sk,
+                "skipped after a failure (--fail-fast)".into(),
+            )
+        } else {
+            run_case(case, options)
+        };
+        if options.fail_fast && !result.passed && result.verdict != Verdict::Sk {
+            stop.store(true, Ordering::SeqCst);
+        }
+        on_done(&result);
+        results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(result);
+    };
+    std::thread::scope(|s| {
+        for _ in 0..options.jobs.clamp(1, chosen.len().max(1)) {
+            s.spawn(worker);
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Counts for the closing line: (passed, failed, skipped).
+pub fn tally(results: &[CaseResult]) -> (usize, usize, usize) {
+    let skipped = results
+        .iter()
+        .filter(|r| r.verdict == Verdict::Sk && !r.passed)
+        .count();
+    let passed = results.iter().filter(|r| r.passed).count();
+    (passed, results.len() - passed - skipped, skipped)
+}

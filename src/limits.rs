@@ -1,0 +1,165 @@
+//! Limits a solver runs under (time, memory, output) and the parsing of their written forms.
+
+use std::fmt;
+use std::time::Duration;
+
+/// The limits of one case. Defaults are POJ 2676's: 2000 ms and 65536 KiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Limits {
+    /// CPU time (user + system) the solver may use.
+    #[serde(serialize_with = "as_millis")]
+    pub time: Duration,
+    /// Peak resident memory, in KiB.
+    pub memory_kib: u64,
+    /// Bytes of standard output read before the run is stopped as OLE.
+    pub output_bytes: u64,
+}
+
+fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis() as u64)
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Duration::from_millis(2000),
+            memory_kib: 65536,
+            output_bytes: 64 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// When the watchdog kills a run whatever its CPU time: max(2 x TL, TL + 1 s), so that a
+    /// sleeping or blocked solver still ends, with room for start-up noise.
+    pub fn wall_limit(&self) -> Duration {
+        (self.time * 2).max(self.time + Duration::from_secs(1))
+    }
+}
+
+/// A limit written in a form we do not accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitError {
+    text: String,
+    accepted: &'static str,
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot read '{}' as a limit: write {}",
+            self.text, self.accepted
+        )
+    }
+}
+
+impl std::error::Error for LimitError {}
+
+const TIME_FORMS: &str = "a positive number with a unit, like 2s, 1.5s or 1500ms";
+const SIZE_FORMS: &str = "a positive number with a unit, like 64MiB, 65536KiB, 1GiB or 512B";
+
+/// Splits "1500ms" into (1500.0, "ms").
+fn number_and_unit(text: &str) -> Option<(f64, &str)> {
+    let t = text.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let number: f64 = t[..end].parse().ok()?;
+    (number.is_finite() && number > 0.0).then_some((number, t[end..].trim()))
+}
+
+/// Parses `2s`, `1.5s`, `1500ms`. A bare number is refused: "2" could mean either.
+pub fn parse_time(text: &str) -> Result<Duration, LimitError> {
+    let err = || LimitError {
+        text: text.to_string(),
+        accepted: TIME_FORMS,
+    };
+    let (n, unit) = number_and_unit(text).ok_or_else(err)?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" | "sec" => n,
+        _ => return Err(err()),
+    };
+    if secs > 3600.0 {
+        return Err(LimitError {
+            text: text.to_string(),
+            accepted: "at most 3600s",
+        });
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Parses a size into bytes: `B`, `KiB`/`KB`/`K`, `MiB`/`MB`/`M`, `GiB`/`GB`/`G`, all
+/// binary (judges say kB and mean KiB).
+pub fn parse_size(text: &str) -> Result<u64, LimitError> {
+    let err = || LimitError {
+        text: text.to_string(),
+        accepted: SIZE_FORMS,
+    };
+    let (n, unit) = number_and_unit(text).ok_or_else(err)?;
+    let scale: f64 = match unit.to_ascii_lowercase().as_str() {
+        "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        _ => return Err(err()),
+    };
+    let bytes = n * scale;
+    if bytes > 1024.0 * 1024.0 * 1024.0 * 1024.0 {
+        return Err(LimitError {
+            text: text.to_string(),
+            accepted: "at most 1TiB",
+        });
+    }
+    Ok(bytes as u64)
+}
+
+/// Shows KiB as a person reads them: `812 KiB`, `63.9 MiB`.
+pub fn show_kib(kib: u64) -> String {
+    if kib < 10 * 1024 {
+        format!("{kib} KiB")
+    } else {
+        format!("{:.1} MiB", kib as f64 / 1024.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_in_every_accepted_form() {
+        assert_eq!(parse_time("2s").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_time("1500ms").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_time("0.5s").unwrap(), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn times_refused_with_the_accepted_forms() {
+        for bad in ["2", "", "-1s", "1h", "ms", "0s", "nan s", "99999s"] {
+            let e = parse_time(bad).unwrap_err().to_string();
+            assert!(e.contains(bad) && e.contains("write"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn sizes_are_binary() {
+        assert_eq!(parse_size("64MiB").unwrap(), 64 << 20);
+        assert_eq!(parse_size("65536KiB").unwrap(), 64 << 20);
+        assert_eq!(parse_size("65536kB").unwrap(), 64 << 20);
+        assert_eq!(parse_size("1G").unwrap(), 1 << 30);
+        assert!(parse_size("64").is_err());
+        assert!(parse_size("64 parsecs").is_err());
+    }
+
+    #[test]
+    fn wall_limit_leaves_room() {
+        let l = Limits {
+            time: Duration::from_millis(200),
+            ..Limits::default()
+        };
+        assert_eq!(l.wall_limit(), Duration::from_millis(1200));
+        assert_eq!(Limits::default().wall_limit(), Duration::from_secs(4));
+    }
+}

@@ -1,0 +1,199 @@
+//! Reports: pure functions from results to text or bytes. Where the bytes go is the CLI's
+//! business.
+
+use crate::engine::{tally, CaseResult};
+use crate::limits::show_kib;
+use crate::verdict::Verdict;
+use std::fmt::Write;
+
+/// How to draw text reports.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Style {
+    /// ANSI colours (only ever on a terminal).
+    pub color: bool,
+    /// At most this many bytes of a failing case's stderr are shown.
+    pub stderr_limit: usize,
+}
+
+fn paint(style: Style, verdict: Verdict, text: &str) -> String {
+    if !style.color {
+        return text.to_string();
+    }
+    let code = match verdict {
+        Verdict::Ac | Verdict::Ok => "32",
+        Verdict::Sk => "2",
+        Verdict::Tle | Verdict::Mle | Verdict::Ole => "33",
+        _ => "31",
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
+
+/// One line per case: name, verdict, CPU and wall time, peak memory, and a note.
+pub fn table(results: &[CaseResult], style: Style) -> String {
+    let width = results
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut s = format!(
+        "{:<width$}  verdict  {:>8}  {:>8}  {:>10}  note\n",
+        "case", "cpu ms", "wall ms", "memory"
+    );
+    for r in results {
+        let mut note = r.detail.lines().next().unwrap_or("").to_string();
+        if let Some(expected) = r.expected_verdict {
+            let mark = if r.passed { "as expected" } else { "expected" };
+            note = format!(
+                "{mark} {expected}{}{note}",
+                if note.is_empty() { "" } else { "; " }
+            );
+        }
+        if let Some(w) = &r.warning {
+            note = format!("warning: {w}");
+        }
+        let ran = r.runs > 0;
+        let num = |v: f64| if ran { format!("{v:.1}") } else { "-".into() };
+        let mem = if ran {
+            show_kib(r.facts.peak_rss_kib)
+        } else {
+            "-".into()
+        };
+        let verdict = paint(style, r.verdict, &format!("{:<7}", r.verdict.code()));
+        let _ = writeln!(
+            s,
+            "{:<width$}  {verdict}  {:>8}  {:>8}  {:>10}  {}",
+            r.name,
+            num(r.cpu_ms.median),
+            num(r.wall_ms.median),
+            mem,
+            note.trim_end()
+        );
+    }
+    s
+}
+
+/// Spaces, tabs and carriage returns made visible, so a diff shows them.
+fn visible(line: &str) -> String {
+    line.replace(' ', "·").replace('\t', "→").replace('\r', "␍")
+}
+
+/// A unified line diff of `expected` against `output`, at most `max_lines` lines long.
+pub fn diff(output: &[u8], expected: &[u8], max_lines: usize) -> String {
+    let (out, exp) = (
+        String::from_utf8_lossy(output),
+        String::from_utf8_lossy(expected),
+    );
+    let d = similar::TextDiff::from_lines(exp.as_ref(), out.as_ref());
+    let mut lines = Vec::new();
+    for group in d.grouped_ops(2) {
+        lines.push("@@".to_string());
+        for op in group {
+            for change in d.iter_changes(&op) {
+                let sign = match change.tag() {
+                    similar::ChangeTag::Delete => '-',
+                    similar::ChangeTag::Insert => '+',
+                    similar::ChangeTag::Equal => ' ',
+                };
+                let text = change.value();
+                let ending = if text.ends_with('\n') {
+                    ""
+                } else {
+                    "  (no newline at end)"
+                };
+                lines.push(format!(
+                    "{sign}{}{ending}",
+                    visible(text.strip_suffix('\n').unwrap_or(text))
+                ));
+            }
+        }
+    }
+    let total = lines.len();
+    lines.truncate(max_lines);
+    let mut s = lines.join("\n");
+    if total > max_lines {
+        let _ = write!(s, "\n... {} more diff lines", total - max_lines);
+    }
+    s
+}
+
+/// What went wrong in each failing case: detail, diff and the head of stderr.
+pub fn failures(results: &[CaseResult], style: Style) -> String {
+    let mut s = String::new();
+    for r in results
+        .iter()
+        .filter(|r| !r.passed && r.verdict != Verdict::Sk)
+    {
+        let expected = r.expected_verdict.unwrap_or(Verdict::Ac);
+        let _ = writeln!(
+            s,
+            "\n--- {}: {} (expected {expected})",
+            r.name,
+            paint(style, r.verdict, r.verdict.code())
+        );
+        if !r.detail.is_empty() {
+            let _ = writeln!(s, "{}", r.detail);
+        }
+        if let Some((output, exp)) = &r.diff {
+            let _ = writeln!(
+                s,
+                "diff (- expected, + output; · space, → tab, ␍ CR):\n{}",
+                diff(output, exp, 40)
+            );
+        }
+        let err = &r.facts.stderr;
+        if !err.is_empty() && style.stderr_limit > 0 {
+            let shown = &err[..err.len().min(style.stderr_limit)];
+            let _ = writeln!(s, "stderr:\n{}", String::from_utf8_lossy(shown).trim_end());
+            if err.len() > shown.len() {
+                let _ = writeln!(
+                    s,
+                    "... {} more bytes of stderr (--stderr-limit)",
+                    err.len() - shown.len()
+                );
+            }
+        }
+    }
+    s
+}
+
+/// The closing line: `N passed, N failed`, then `, N skipped` when any were.
+pub fn summary(results: &[CaseResult]) -> String {
+    let (passed, failed, skipped) = tally(results);
+    let mut s = format!("{passed} passed, {failed} failed");
+    if skipped > 0 {
+        let _ = write!(s, ", {skipped} skipped");
+    }
+    s
+}
+
+/// Every case with its facts, and a summary, as JSON with stable field names.
+pub fn json(results: &[CaseResult]) -> Vec<u8> {
+    let (passed, failed, skipped) = tally(results);
+    let doc = serde_json::json!({
+        "format": "sudoku-judge/1",
+        "summary": { "total": results.len(), "passed": passed, "failed": failed, "skipped": skipped },
+        "cases": results,
+    });
+    let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_makes_whitespace_visible() {
+        let d = diff(b"1 2 \n3\n", b"1 2\n3\n", 40);
+        assert_eq!(d, "@@\n-1·2\n+1·2·\n 3");
+    }
+
+    #[test]
+    fn long_diffs_are_cut_and_say_so() {
+        let out: String = (0..100).map(|i| format!("{i}\n")).collect();
+        let d = diff(out.as_bytes(), b"", 10);
+        assert!(d.ends_with("... 91 more diff lines"), "{d}");
+    }
+}

@@ -1,0 +1,334 @@
+//! Verdicts and the pure function that turns the facts of a run into one.
+//!
+//! Precedence: IE > TLE > MLE > OLE > RE > PE/WA > AC. The checker is consulted only after a
+//! clean exit, so a wrong output can never hide a time-out or a crash.
+
+use crate::exec::Facts;
+use crate::limits::Limits;
+
+/// What a case earned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Verdict {
+    /// Accepted: the checker agreed with the output.
+    #[serde(rename = "AC")]
+    Ac,
+    /// Wrong answer.
+    #[serde(rename = "WA")]
+    Wa,
+    /// Presentation error: right tokens, wrong layout.
+    #[serde(rename = "PE")]
+    Pe,
+    /// Time limit exceeded (CPU time over the limit, or killed by the wall-clock watchdog).
+    #[serde(rename = "TLE")]
+    Tle,
+    /// Memory limit exceeded (peak resident memory over the limit).
+    #[serde(rename = "MLE")]
+    Mle,
+    /// Output limit exceeded.
+    #[serde(rename = "OLE")]
+    Ole,
+    /// Runtime error: non-zero exit or a signal.
+    #[serde(rename = "RE")]
+    Re,
+    /// Internal error: the case or the checker could not be used.
+    #[serde(rename = "IE")]
+    Ie,
+    /// Ran cleanly with nothing to compare against.
+    #[serde(rename = "OK")]
+    Ok,
+    /// Skipped (after `--fail-fast`).
+    #[serde(rename = "SK")]
+    Sk,
+}
+
+pub const ALL_VERDICTS: [Verdict; 10] = [
+    Verdict::Ac,
+    Verdict::Wa,
+    Verdict::Pe,
+    Verdict::Tle,
+    Verdict::Mle,
+    Verdict::Ole,
+    Verdict::Re,
+    Verdict::Ie,
+    Verdict::Ok,
+    Verdict::Sk,
+];
+
+impl Verdict {
+    pub fn code(self) -> &'static str {
+        match self {
+            Verdict::Ac => "AC",
+            Verdict::Wa => "WA",
+            Verdict::Pe => "PE",
+            Verdict::Tle => "TLE",
+            Verdict::Mle => "MLE",
+            Verdict::Ole => "OLE",
+            Verdict::Re => "RE",
+            Verdict::Ie => "IE",
+            Verdict::Ok => "OK",
+            Verdict::Sk => "SK",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Verdict, String> {
+        ALL_VERDICTS
+            .iter()
+            .copied()
+            .find(|v| v.code().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = ALL_VERDICTS.iter().map(|v| v.code()).collect();
+                format!("unknown verdict '{text}': use one of {}", names.join(", "))
+            })
+    }
+
+    /// Whether this verdict, with no expectation set, counts as passed.
+    pub fn is_pass(self) -> bool {
+        matches!(self, Verdict::Ac | Verdict::Ok)
+    }
+
+    /// Rank in the precedence order (higher wins when several apply).
+    pub fn rank(self) -> u8 {
+        match self {
+            Verdict::Ie => 9,
+            Verdict::Tle => 8,
+            Verdict::Mle => 7,
+            Verdict::Ole => 6,
+            Verdict::Re => 5,
+            Verdict::Pe | Verdict::Wa => 4,
+            Verdict::Ac => 3,
+            Verdict::Ok => 2,
+            Verdict::Sk => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// What a checker said about an output.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckOutcome {
+    Accepted,
+    /// Wrong answer, with what differs.
+    Wrong(String),
+    /// Presentation error, with what differs.
+    Presentation(String),
+    /// The checker itself failed (IE).
+    Failed(String),
+    /// No expected output and no checker that can judge alone: nothing compared.
+    NothingToCompare,
+}
+
+/// A verdict with the sentence that explains it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    pub detail: String,
+}
+
+/// Names a signal the way people read it in a verdict: `SIGSEGV`.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
+}
+
+/// Judges one run. `check` is called only when the run exited cleanly within every limit.
+pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcome) -> Judgement {
+    let j = |verdict, detail: String| Judgement { verdict, detail };
+    if let Some(e) = &facts.spawn_error {
+        return j(Verdict::Ie, format!("could not run the solver: {e}"));
+    }
+    let tl = limits.time.as_secs_f64() * 1000.0;
+    if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
+        let how = if facts.watchdog_killed && facts.cpu_ms <= tl {
+            format!(
+                "killed after {:.0} ms of wall time with {:.0} ms of CPU time",
+                facts.wall_ms, facts.cpu_ms
+            )
+        } else {
+            format!("{:.0} ms of CPU time", facts.cpu_ms)
+        };
+        return j(Verdict::Tle, format!("{how}; the limit is {tl:.0} ms"));
+    }
+    if facts.memory_killed || facts.peak_rss_kib > limits.memory_kib {
+        return j(
+            Verdict::Mle,
+            format!(
+                "peak memory {} KiB; the limit is {} KiB",
+                facts.peak_rss_kib, limits.memory_kib
+            ),
+        );
+    }
+    if facts.output_overflow {
+        return j(
+            Verdict::Ole,
+            format!("more than {} bytes on stdout", limits.output_bytes),
+        );
+    }
+    if let Some(signal) = facts.signal {
+        return j(Verdict::Re, format!("killed by {}", signal_name(signal)));
+    }
+    if let Some(code) = facts.exit_code.filter(|&c| c != 0) {
+        return j(Verdict::Re, format!("exit code {code}"));
+    }
+    match check() {
+        CheckOutcome::Accepted => j(Verdict::Ac, String::new()),
+        CheckOutcome::Wrong(why) => j(Verdict::Wa, why),
+        CheckOutcome::Presentation(why) => j(Verdict::Pe, why),
+        CheckOutcome::Failed(why) => j(Verdict::Ie, why),
+        CheckOutcome::NothingToCompare => j(
+            Verdict::Ok,
+            "ran cleanly; no expected output to compare".into(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn clean() -> Facts {
+        Facts {
+            exit_code: Some(0),
+            cpu_ms: 10.0,
+            wall_ms: 12.0,
+            peak_rss_kib: 2000,
+            ..Facts::default()
+        }
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            time: Duration::from_millis(1000),
+            memory_kib: 65536,
+            output_bytes: 1 << 20,
+        }
+    }
+
+    fn verdict(facts: &Facts, outcome: CheckOutcome) -> Verdict {
+        judge(facts, &limits(), || outcome).verdict
+    }
+
+    #[test]
+    fn a_wrong_output_never_hides_a_limit_or_a_crash() {
+        let wrong = || CheckOutcome::Wrong("differs".into());
+        let slow = Facts {
+            cpu_ms: 1500.0,
+            ..clean()
+        };
+        assert_eq!(verdict(&slow, wrong()), Verdict::Tle);
+        let fat = Facts {
+            peak_rss_kib: 70000,
+            ..clean()
+        };
+        assert_eq!(verdict(&fat, wrong()), Verdict::Mle);
+        let loud = Facts {
+            output_overflow: true,
+            ..clean()
+        };
+        assert_eq!(verdict(&loud, wrong()), Verdict::Ole);
+        let crashed = Facts {
+            exit_code: None,
+            signal: Some(11),
+            ..clean()
+        };
+        assert_eq!(verdict(&crashed, wrong()), Verdict::Re);
+        assert_eq!(verdict(&clean(), wrong()), Verdict::Wa);
+    }
+
+    #[test]
+    fn precedence_follows_the_documented_order() {
+        let everything = Facts {
+            cpu_ms: 5000.0,
+            peak_rss_kib: 1 << 30,
+            output_overflow: true,
+            signal: Some(9),
+            exit_code: None,
+            ..clean()
+        };
+        assert_eq!(verdict(&everything, CheckOutcome::Accepted), Verdict::Tle);
+        let no_tle = Facts {
+            cpu_ms: 1.0,
+            ..everything.clone()
+        };
+        assert_eq!(verdict(&no_tle, CheckOutcome::Accepted), Verdict::Mle);
+        let spawn = Facts {
+            spawn_error: Some("no such file".into()),
+            ..everything
+        };
+        assert_eq!(verdict(&spawn, CheckOutcome::Accepted), Verdict::Ie);
+        let mut ranks: Vec<u8> = ["IE", "TLE", "MLE", "OLE", "RE", "WA", "AC"]
+            .iter()
+            .map(|v| Verdict::parse(v).unwrap().rank())
+            .collect();
+        let sorted = {
+            let mut s = ranks.clone();
+            s.sort_unstable_by(|a, b| b.cmp(a));
+            s
+        };
+        assert_eq!(ranks, sorted);
+        ranks.dedup();
+        assert_eq!(ranks.len(), 7);
+    }
+
+    #[test]
+    fn the_checker_runs_only_after_a_clean_exit() {
+        let mut called = false;
+        let crashed = Facts {
+            exit_code: Some(3),
+            ..clean()
+        };
+        let j = judge(&crashed, &limits(), || {
+            called = true;
+            CheckOutcome::Accepted
+        });
+        assert_eq!(
+            (j.verdict, j.detail.as_str(), called),
+            (Verdict::Re, "exit code 3", false)
+        );
+    }
+
+    #[test]
+    fn a_sleeper_killed_by_the_watchdog_is_tle() {
+        let sleeper = Facts {
+            watchdog_killed: true,
+            cpu_ms: 1.0,
+            wall_ms: 2000.0,
+            signal: Some(9),
+            exit_code: None,
+            ..clean()
+        };
+        let j = judge(&sleeper, &limits(), || CheckOutcome::Accepted);
+        assert_eq!(j.verdict, Verdict::Tle);
+        assert!(j.detail.contains("wall time"), "{}", j.detail);
+    }
+
+    #[test]
+    fn verdict_names_round_trip() {
+        for v in ALL_VERDICTS {
+            assert_eq!(Verdict::parse(v.code()), Ok(v));
+        }
+        assert!(Verdict::parse("ACCEPTED").unwrap_err().contains("AC, WA"));
+    }
+}
