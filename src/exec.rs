@@ -6,6 +6,13 @@
 //! limit; RLIMIT_CPU is a backstop. We wait for the child without reaping it (`waitid` with
 //! `WNOWAIT`), kill what is left of its group while its PID is still ours, then reap it with
 //! `wait4`, the only exact per-child source of CPU time and peak RSS.
+//!
+//! One trap: a child's `ru_maxrss` is at least the resident size of the parent at fork time
+//! (fork and vfork alike carry it over into the child's high-water mark through exec). So
+//! `wait4`'s figure is exact only when it exceeds our own RSS at spawn; at or below that, it
+//! is an upper bound on the child's true peak, and is flagged as such. Either way MLE is
+//! exact for any limit above our own few MiB. (Sampling the child's VmHWM from /proc was
+//! tried and dropped: a solver that runs for a millisecond ends between samples.)
 
 use crate::limits::Limits;
 use std::ffi::OsString;
@@ -34,6 +41,8 @@ pub struct Facts {
     pub cpu_ms: f64,
     pub wall_ms: f64,
     pub peak_rss_kib: u64,
+    /// Whether `peak_rss_kib` is exact; otherwise it is an upper bound (see the module doc).
+    pub peak_rss_exact: bool,
     /// Bytes the child wrote to stdout (up to the output limit).
     pub stdout_bytes: u64,
     /// Killed by the watchdog: wall-clock limit reached, or CPU time past the limit.
@@ -102,6 +111,7 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
             Ok(())
         });
     }
+    let floor_kib = own_resident_kib();
     let start = Instant::now();
     let mut child = match command.spawn() {
         Ok(c) => c,
@@ -168,7 +178,9 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
                     watchdog_killed = true;
                     group.kill();
                 }
-                if !memory_killed && resident_kib(pid).is_some_and(|kib| kib > memory_guard_kib) {
+                if !memory_killed
+                    && status_kib(pid, "VmRSS:").is_some_and(|kib| kib > memory_guard_kib)
+                {
                     memory_killed = true;
                     group.kill();
                 }
@@ -188,13 +200,16 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     let stdout = stdout_reader.join().unwrap_or_default();
     let stderr = stderr_reader.join().unwrap_or_default();
 
+    let peak_rss_kib = usage.ru_maxrss.max(0) as u64;
+    let peak_rss_exact = peak_rss_kib > floor_kib;
     let cpu = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
     Facts {
         exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         cpu_ms: cpu(usage.ru_utime) + cpu(usage.ru_stime),
         wall_ms,
-        peak_rss_kib: usage.ru_maxrss.max(0) as u64,
+        peak_rss_kib,
+        peak_rss_exact,
         stdout_bytes: stdout.len() as u64,
         watchdog_killed,
         memory_killed,
@@ -267,11 +282,19 @@ fn cpu_time(pid: i32) -> Option<Duration> {
     Some(Duration::from_millis((utime + stime) * 1000 / ticks))
 }
 
-/// Current resident memory of `pid` in KiB, from /proc (Linux).
-fn resident_kib(pid: i32) -> Option<u64> {
-    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf only reads a system constant.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-    Some(pages * page / 1024)
+/// A `KEY: N kB` field of /proc/PID/status (Linux), in KiB.
+fn status_kib(pid: i32, key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Our own resident size in KiB: what a child inherits into its `ru_maxrss`.
+fn own_resident_kib() -> u64 {
+    status_kib(std::process::id() as i32, "VmRSS:").unwrap_or(0)
 }

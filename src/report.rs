@@ -54,8 +54,9 @@ pub fn table(results: &[CaseResult], style: Style) -> String {
         }
         let ran = r.runs > 0;
         let num = |v: f64| if ran { format!("{v:.1}") } else { "-".into() };
+        let bound = if r.facts.peak_rss_exact { "" } else { "≤" };
         let mem = if ran {
-            show_kib(r.facts.peak_rss_kib)
+            format!("{bound}{}", show_kib(r.facts.peak_rss_kib))
         } else {
             "-".into()
         };

@@ -548,18 +548,28 @@ impl<'a> Reader<'a> {
         self.lines.skip_blank();
         let (number, line) = match self.lines.peek() {
             Some(found) => found,
-            None => return Err(self.error(
-                self.lines.next_number(),
-                None,
-                "the input is empty: expected the number of cases, a grid or 81-cell puzzle lines"
-                    .to_string(),
-            )),
+            None => {
+                let what = if self.lines.number == 0 {
+                    "is empty"
+                } else {
+                    "has only blank lines"
+                };
+                return Err(self.error(
+                    self.lines.next_number(),
+                    None,
+                    format!("the input {what}: expected the number of cases, a grid or 81-cell puzzle lines"),
+                ));
+            }
         };
         let looks_like_cells = line.len() == 9 && line.iter().all(|&b| is_cell(b));
         if looks_like_cells || line.len() == 81 || is_spaced_row(line) || line.contains(&b' ') {
             return Ok(());
         }
-        if line.len() >= 12 && line.iter().all(|&b| is_cell(b)) {
+        let mut after = self.lines;
+        after.next();
+        after.skip_blank();
+        let next_len = after.peek().map_or(0, |(_, l)| l.len());
+        if line.len() >= 12 && line.iter().all(|&b| is_cell(b)) && next_len == line.len() {
             return Ok(()); // a canvas whose first row is full, like a butterfly's
         }
         self.lines.next();
@@ -635,17 +645,23 @@ impl<'a> Reader<'a> {
                 ));
             }
         };
-        let shape = if is_spaced_row(first) {
-            Shape::Spaced
-        } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
-            Shape::Line
-        } else if self.starts_canvas() {
-            Shape::Canvas(Canvas::single()) // placeholder; the real drawing is read below
-        } else if first.len() > 20 && !first.contains(&b' ') {
-            Shape::Line // a puzzle line with a typo: read it as such for a precise error
-        } else {
-            Shape::Rows
-        };
+        let spaced_tokens = first
+            .split(|&b| b == b' ')
+            .filter(|t| !t.is_empty())
+            .count();
+        let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
+        let shape =
+            if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
+                Shape::Spaced
+            } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
+                Shape::Line
+            } else if self.starts_canvas() {
+                Shape::Canvas(Canvas::single()) // placeholder; the real drawing is read below
+            } else if first.len() > 20 && !first.contains(&b' ') {
+                Shape::Line // a puzzle line with a typo: read it as such for a precise error
+            } else {
+                Shape::Rows
+            };
         match shape {
             Shape::Line => self.read_line(start),
             Shape::Rows | Shape::Spaced => self.read_rows(start, shape),

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Builds cases/ from ../shared (reference cases and puzzle sets) and generated gattai puzzles.
+
+Run from the repository root after `cargo build --release --examples`:
+    python3 cases/make_corpus.py GATTAI_DIR
+where GATTAI_DIR holds `make_gattai` outputs named LAYOUT-SEED.txt. Expected outputs of new
+cases are written by the bundled solver and then *verified* by the `sudoku` checker in
+`cargo test` (tests/cases.rs), never trusted as they are. The shared reference cases keep the
+expected outputs that came with them (checked by an independent SAT encoding).
+Picks are deterministic: every Nth puzzle of each set.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(ROOT, "..", "shared")
+CASES = os.path.join(ROOT, "cases")
+SOLVER = os.path.join(ROOT, "target", "release", "sudoku")
+
+SETS = {
+    "17clue": "puzzles2_17_clue",
+    "top1465": "puzzles3_magictour_top1465",
+    "forum11": "puzzles5_forum_hardest_1905_11+",
+    "forum1106": "puzzles6_forum_hardest_1106",
+    "serg": "puzzles7_serg_benchmark",
+}
+
+
+def puzzles(key):
+    with open(os.path.join(SHARED, "data", SETS[key])) as f:
+        return [l.strip() for l in f if len(l.strip()) == 81 and not l.startswith("#")]
+
+
+def pick(key, count, offset=0):
+    all_ = puzzles(key)
+    step = len(all_) // count
+    return [all_[offset + i * step] for i in range(count)]
+
+
+def rows(p, blank="0", sep=""):
+    p = p.replace(".", blank).replace("0", blank)
+    return "".join(sep.join(p[r * 9:(r + 1) * 9]) + "\n" for r in range(9))
+
+
+def case(path, input_text, toml="checker = \"sudoku\"\n", expected=None, solve=True, mode="wb"):
+    d = os.path.join(CASES, path)
+    os.makedirs(d, exist_ok=True)
+    data = input_text if isinstance(input_text, bytes) else input_text.encode()
+    with open(os.path.join(d, "input.txt"), "wb") as f:
+        f.write(data)
+    if toml:
+        with open(os.path.join(d, "case.toml"), "w") as f:
+            f.write(toml)
+    if expected is not None:
+        with open(os.path.join(d, "expected.txt"), "wb") as f:
+            f.write(expected if isinstance(expected, bytes) else expected.encode())
+    elif solve:
+        out = subprocess.run([SOLVER], input=data, capture_output=True, check=True).stdout
+        with open(os.path.join(d, "expected.txt"), "wb") as f:
+            f.write(out)
+
+
+def copy_shared(name, path, toml="checker = \"sudoku\"\n"):
+    src = os.path.join(SHARED, "cases", name)
+    d = os.path.join(CASES, path)
+    os.makedirs(d, exist_ok=True)
+    for f in ("input.txt", "expected.txt"):
+        if os.path.exists(os.path.join(src, f)):
+            shutil.copy(os.path.join(src, f), os.path.join(d, f))
+    with open(os.path.join(d, "case.toml"), "w") as f:
+        f.write(toml)
+
+
+def main():
+    gattai_dir = sys.argv[1]
+    for sub in ("poj2676", "lines", "grid", "samurai", "gattai", "bad-input", "harness"):
+        shutil.rmtree(os.path.join(CASES, sub), ignore_errors=True)
+
+    # The shared reference cases.
+    copy_shared("poj2676-sample", "poj2676/sample")
+    copy_shared("poj2676-hard", "poj2676/hard")
+    copy_shared("multi-solution", "poj2676/multi-solution")
+    copy_shared("no-solution", "poj2676/no-solution")
+    copy_shared("poj3074-lines", "lines/poj3074", "checker = \"lines\"\n")
+    copy_shared("samurai-seed", "samurai/seed")
+    with open(os.path.join(CASES, "poj2676/no-solution/expected.txt"), "w") as f:
+        f.write("no solution\n")
+    with open(os.path.join(CASES, "poj2676/multi-solution/expected.txt"), "wb") as f:
+        data = open(os.path.join(CASES, "poj2676/multi-solution/input.txt"), "rb").read()
+        f.write(subprocess.run([SOLVER], input=data, capture_output=True, check=True).stdout)
+
+    # POJ 2676 style: single puzzles from every set, and multi-case files.
+    for key, n in (("17clue", 8), ("top1465", 6), ("forum11", 6), ("forum1106", 4), ("serg", 4)):
+        for i, p in enumerate(pick(key, n), 1):
+            case(f"poj2676/{key}-{i}", "1\n" + rows(p))
+    for key, n in (("top1465", 10), ("forum11", 25), ("serg", 40)):
+        ps = pick(key, n, offset=1)
+        case(f"poj2676/{key}-t{n}", f"{n}\n" + "".join(rows(p) for p in ps))
+    mixed = pick("17clue", 2, 3) + pick("forum1106", 2, 3)
+    case("poj2676/mixed-sets-t4", "4\n\n" + "\n".join(rows(p) for p in mixed))
+    case("poj2676/crlf-t2", ("2\n" + rows(mixed[0]) + rows(mixed[2])).replace("\n", "\r\n"))
+    case("poj2676/dots-and-bom", b"\xef\xbb\xbf1\n" + rows(mixed[1], ".").encode())
+    big = pick("17clue", 10000, 2)
+    case("poj2676/big-10000", f"10000\n" + "".join(rows(p) for p in big),
+         "checker = \"sudoku\"\ntags = [\"large\"]\n")
+    case("poj2676/zero-cases", "0\n", expected="")
+    samurai_then_grid = open(os.path.join(SHARED, "cases/samurai-seed/input.txt")).read()
+    case("poj2676/samurai-and-grid-t2", "2\n" + samurai_then_grid + rows(mixed[0]))
+
+    # Line format (POJ 3074 / AcWing 166): '.' blanks, comments, 'end'.
+    for key, n in (("17clue", 4), ("top1465", 3), ("forum11", 3), ("forum1106", 2)):
+        ps = pick(key, n * 3, offset=5)
+        for i in range(n):
+            chunk = ps[i * 3:(i + 1) * 3]
+            case(f"lines/{key}-{i + 1}", f"# three puzzles from {SETS[key]}\n" + "\n".join(chunk) + "\nend\n",
+                 "checker = \"lines\"\n")
+    case("lines/serg-multi-solution", "\n".join(pick("serg", 5, 7)) + "\n")
+    case("lines/no-end-zeros", "\n".join(p.replace(".", "0") for p in pick("top1465", 3, 9)) + "\n",
+         "checker = \"lines\"\n")
+
+    # One grid without T: digit rows, and Luogu P1784's spaced rows.
+    sources = [("17clue", 3), ("top1465", 3), ("forum11", 3), ("forum1106", 2), ("serg", 2)]
+    for key, n in sources:
+        for i, p in enumerate(pick(key, n, offset=11), 1):
+            case(f"grid/{key}-rows-{i}", rows(p))
+        for i, p in enumerate(pick(key, n, offset=13), 1):
+            case(f"grid/{key}-spaced-{i}", rows(p, "0", " "))
+    case("grid/two-grids-blank-line", rows(pick("top1465", 1, 17)[0]) + "\n" + rows(pick("forum11", 1, 17)[0]))
+
+    # Samurai and other gattai, generated and proven unique with `sudoku --count`.
+    for name in sorted(os.listdir(gattai_dir)):
+        if not name.endswith(".txt"):
+            continue
+        layout, seed = name[:-4].rsplit("-", 1)
+        text = open(os.path.join(gattai_dir, name)).read()
+        folder = "samurai" if layout == "samurai" else "gattai"
+        case(f"{folder}/{layout}-{seed}", text, "checker = \"sudoku\"\ntags = [\"unique\"]\n")
+
+    # Bad input: the shared ones, then more. Each must fail cleanly (RE) or be a valid edge.
+    bad = os.path.join(SHARED, "cases", "bad-input")
+    valid = {"crlf-valid": None, "zero-cases-valid": "", "duplicate-given-in-row": "no solution\n"}
+    for f in sorted(os.listdir(bad)):
+        if not f.endswith(".txt"):
+            continue
+        stem = f[:-4]
+        data = open(os.path.join(bad, f), "rb").read()
+        if stem in valid:
+            case(f"bad-input/{stem}", data, expected=valid[stem])
+        else:
+            case(f"bad-input/{stem}", data, "expect = \"RE\"\n", solve=False)
+    one = rows(pick("17clue", 1)[0])
+    re_case = "expect = \"RE\"\n"
+    case("bad-input/nul-bytes", "1\n" + one[:30] + "\0" + one[31:], re_case, solve=False)
+    case("bad-input/binary-garbage", bytes((i * 131 + 7) % 256 for i in range(4096)), re_case, solve=False)
+    case("bad-input/huge-line", b"1\n" + b"0" * (10 * 1024 * 1024) + b"\n", re_case, solve=False)
+    case("bad-input/t-billion", "1000000000\n" + one, re_case, solve=False)
+    case("bad-input/negative-t", "-1\n" + one, re_case, solve=False)
+    case("bad-input/t-overflow", "99999999999999999999999\n" + one, re_case, solve=False)
+    case("bad-input/line-80-cells", pick("top1465", 1)[0][:80] + "\n", re_case, solve=False)
+    case("bad-input/spaced-double-space", rows(pick("top1465", 1)[0], "0", " ").replace("0 0", "0  0", 1),
+         re_case, solve=False)
+    seed = open(os.path.join(SHARED, "cases/samurai-seed/input.txt")).read().split("\n")
+    void = list(seed)
+    void[10] = "0" + void[10][1:]  # a cell in the left void of the middle band
+    case("bad-input/samurai-zero-in-void", "\n".join(void), re_case, solve=False)
+    clash = list(seed)
+    # Row 7, column 7 lies in the box the top-left grid shares with the centre grid; a 5 there
+    # repeats the given 5 at row 7, column 6 of the top-left grid.
+    clash[6] = clash[6][:6] + "5" + clash[6][7:]
+    case("bad-input/samurai-overlap-clash", "\n".join(clash), expected="no solution\n")
+    case("bad-input/only-blank-lines", "\n\n  \n\n", re_case, solve=False)
+    case("bad-input/truncated-canvas", "\n".join(seed[:15]) + "\n", re_case, solve=False)
+
+    # Harness cases: the fixture misbehaves on demand; each expects its verdict.
+    fx = "solver = \"@fixture\"\n"
+    harness = {
+        "tle-cpu": ("spin 5000\n", "TLE", "time_limit = \"300ms\"\n"),
+        "tle-sleep": ("sleep 10000\n", "TLE", "time_limit = \"200ms\"\n"),
+        "mle": ("alloc 96\n", "MLE", "memory_limit = \"64MiB\"\n"),
+        "ole": ("flood 8\n", "OLE", "output_limit = \"1MiB\"\n"),
+        "re-exit": ("print 1\nexit 3\n", "RE", ""),
+        "re-abort": ("abort\n", "RE", ""),
+        "re-segv": ("segv\n", "RE", ""),
+        "wa": ("print 41\n", "WA", ""),
+        "pe": ("print 4 2\n", "PE", ""),
+        "garbage-output": ("garbage 64\n", "WA", ""),
+        "ac": ("print 42\n", "AC", ""),
+        "ok-no-expected": ("print anything\n", "OK", ""),
+    }
+    for name, (script, verdict, extra) in harness.items():
+        expected = None if verdict == "OK" else ("42\n" if verdict != "PE" else "4\n2\n")
+        case(f"harness/{name}", script, fx + f"expect = \"{verdict}\"\n" + extra, expected=expected, solve=False)
+    d = os.path.join(CASES, "harness/ie-no-input")
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "expected.txt"), "w").write("42\n")
+    open(os.path.join(d, "case.toml"), "w").write(fx + "expect = \"IE\"\n")
+
+
+if __name__ == "__main__":
+    main()
