@@ -69,27 +69,21 @@ fn draw(grids: &[(usize, usize)], values: &[u8]) -> String {
 }
 
 fn count(text: &str, solver: &mut Solver) -> u64 {
-    let puzzle = Reader::new(text.as_bytes())
-        .next_case()
-        .and_then(Result::ok);
+    let puzzle = Reader::new(text.as_bytes()).next_case().and_then(Result::ok);
     puzzle.map_or(0, |p| solver.count(&p, 2))
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(grids), Some(seed)) = (
-        args.first().and_then(|n| layout(n)),
-        args.get(1).and_then(|s| s.parse::<u64>().ok()),
-    ) else {
+    let (Some(grids), Some(seed)) =
+        (args.first().and_then(|n| layout(n)), args.get(1).and_then(|s| s.parse::<u64>().ok()))
+    else {
         eprintln!("usage: make_gattai samurai|twodoku|butterfly|flower|sohei SEED");
         std::process::exit(2);
     };
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut solver = Solver::new();
-    let cells = draw(grids, &vec![0; 81 * grids.len()])
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .count();
+    let cells = draw(grids, &vec![0; 81 * grids.len()]).bytes().filter(u8::is_ascii_digit).count();
     // A full solution: a few random givens, solved; retry until they are consistent.
     let solution = loop {
         let mut values = vec![0u8; cells];
@@ -97,16 +91,8 @@ fn main() {
             values[rng.below(cells)] = 1 + rng.below(9) as u8;
         }
         let text = draw(grids, &values);
-        let puzzle = Reader::new(text.as_bytes())
-            .next_case()
-            .and_then(Result::ok);
-        if let Some(solved) = puzzle.and_then(|p| {
-            if p.first_conflict().is_none() {
-                solver.solve(&p)
-            } else {
-                None
-            }
-        }) {
+        let puzzle = Reader::new(text.as_bytes()).next_case().and_then(Result::ok);
+        if let Some(solved) = puzzle.and_then(|p| if p.first_conflict().is_none() { solver.solve(&p) } else { None }) {
             break solved;
         }
     };
@@ -121,10 +107,6 @@ fn main() {
         }
     }
     let text = draw(grids, &givens);
-    assert_eq!(
-        count(&text, &mut solver),
-        1,
-        "the puzzle must have one solution"
-    );
+    assert_eq!(count(&text, &mut solver), 1, "the puzzle must have one solution");
     print!("{text}");
 }

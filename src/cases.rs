@@ -62,22 +62,16 @@ impl CaseConfig {
     pub fn parse(text: &str) -> Result<CaseConfig, String> {
         let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
         let field = |name: &str, e: String| format!("{name}: {e}");
-        let mut config = CaseConfig {
-            tags: file.tags,
-            solver: file.solver,
-            ..CaseConfig::default()
-        };
+        let mut config = CaseConfig { tags: file.tags, solver: file.solver, ..CaseConfig::default() };
         if let Some(t) = file.time_limit {
-            config.time_limit =
-                Some(parse_time(&t).map_err(|e| field("time_limit", e.to_string()))?);
+            config.time_limit = Some(parse_time(&t).map_err(|e| field("time_limit", e.to_string()))?);
         }
         if let Some(m) = file.memory_limit {
             let bytes = parse_size(&m).map_err(|e| field("memory_limit", e.to_string()))?;
             config.memory_kib = Some(bytes / 1024);
         }
         if let Some(o) = file.output_limit {
-            config.output_bytes =
-                Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);
+            config.output_bytes = Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);
         }
         if let Some(c) = file.checker {
             config.checker = Some(CheckerKind::parse(&c).map_err(|e| field("checker", e))?);
@@ -108,12 +102,7 @@ pub struct DiscoveryError {
 
 impl std::fmt::Display for DiscoveryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot search '{}' for cases: {}",
-            self.path.display(),
-            self.message
-        )
+        write!(f, "cannot search '{}' for cases: {}", self.path.display(), self.message)
     }
 }
 
@@ -122,10 +111,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Case>, DiscoveryError> {
     let mut all = Vec::new();
     for root in paths {
         if !root.exists() {
-            return Err(DiscoveryError {
-                path: root.clone(),
-                message: "no such file or folder".into(),
-            });
+            return Err(DiscoveryError { path: root.clone(), message: "no such file or folder".into() });
         }
         let mut found = discover_one(root)?;
         found.sort_by(|a, b| natural_cmp(&a.name, &b.name));
@@ -135,35 +121,22 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Case>, DiscoveryError> {
 }
 
 fn is_skipped(name: &str) -> bool {
-    name.starts_with('.')
-        || name.ends_with('~')
-        || [".bak", ".orig", ".swp", ".tmp"]
-            .iter()
-            .any(|s| name.ends_with(s))
+    name.starts_with('.') || name.ends_with('~') || [".bak", ".orig", ".swp", ".tmp"].iter().any(|s| name.ends_with(s))
 }
 
 fn discover_one(root: &Path) -> Result<Vec<Case>, DiscoveryError> {
     let mut cases = Vec::new();
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(true)
-        .sort_by_file_name()
-        .into_iter();
-    let walker =
-        walker.filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
+    let walker = walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name().into_iter();
+    let walker = walker.filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
     for entry in walker {
-        let entry = entry.map_err(|e| DiscoveryError {
-            path: root.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let entry = entry.map_err(|e| DiscoveryError { path: root.to_path_buf(), message: e.to_string() })?;
         if entry.file_type().is_dir() {
             cases.extend(cases_in_folder(root, entry.path()));
         }
     }
     if root.is_file() {
         // A single input file: judged as a case with no expected output.
-        let name = root
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = root.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         cases.push(Case {
             name,
             input: Some(root.to_path_buf()),
@@ -177,13 +150,9 @@ fn discover_one(root: &Path) -> Result<Vec<Case>, DiscoveryError> {
 
 fn relative_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     if parts.is_empty() {
-        root.file_name()
-            .map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
+        root.file_name().map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
     } else {
         parts.join("/")
     }
@@ -207,10 +176,7 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
             case.problem = Some(format!("{} has no input.txt", dir.display()));
         }
         if toml.is_file() {
-            match std::fs::read_to_string(&toml)
-                .map_err(|e| e.to_string())
-                .and_then(|t| CaseConfig::parse(&t))
-            {
+            match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
                 Ok(config) => case.config = config,
                 Err(e) => case.problem = Some(format!("{}: {e}", toml.display())),
             }
@@ -249,22 +215,10 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
         if input.is_none() && expected.is_none() {
             continue;
         }
-        let problem = input
-            .is_none()
-            .then(|| format!("{stem} has an expected output but no {stem}.in"));
+        let problem = input.is_none().then(|| format!("{stem} has an expected output but no {stem}.in"));
         let base = relative_name(root, dir);
-        let name = if dir == root {
-            stem
-        } else {
-            format!("{base}/{stem}")
-        };
-        cases.push(Case {
-            name,
-            input,
-            expected,
-            config: CaseConfig::default(),
-            problem,
-        });
+        let name = if dir == root { stem } else { format!("{base}/{stem}") };
+        cases.push(Case { name, input, expected, config: CaseConfig::default(), problem });
     }
     cases
 }
@@ -281,11 +235,7 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
                 let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
                 let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
                 let (na, nb) = (trim_zeros(&a[..da]), trim_zeros(&b[..db]));
-                let ord = na
-                    .len()
-                    .cmp(&nb.len())
-                    .then_with(|| na.cmp(nb))
-                    .then_with(|| da.cmp(&db));
+                let ord = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb)).then_with(|| da.cmp(&db));
                 if ord != Ordering::Equal {
                     return ord;
                 }
@@ -304,10 +254,7 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
 }
 
 fn trim_zeros(digits: &[u8]) -> &[u8] {
-    let start = digits
-        .iter()
-        .position(|&d| d != b'0')
-        .unwrap_or(digits.len());
+    let start = digits.iter().position(|&d| d != b'0').unwrap_or(digits.len());
     &digits[start..]
 }
 
@@ -325,20 +272,13 @@ mod tests {
 
     #[test]
     fn case_file_fields_are_checked() {
-        let c = CaseConfig::parse("time_limit = \"500ms\"\nchecker = \"sudoku\"\nexpect = \"TLE\"")
-            .unwrap();
+        let c = CaseConfig::parse("time_limit = \"500ms\"\nchecker = \"sudoku\"\nexpect = \"TLE\"").unwrap();
         assert_eq!(c.time_limit, Some(std::time::Duration::from_millis(500)));
         assert_eq!(c.checker, Some(CheckerKind::Sudoku));
         assert_eq!(c.expect, Some(Verdict::Tle));
-        assert!(CaseConfig::parse("time_limit = \"5\"")
-            .unwrap_err()
-            .contains("time_limit"));
-        assert!(CaseConfig::parse("checker = \"fuzzy\"")
-            .unwrap_err()
-            .contains("checker"));
-        assert!(CaseConfig::parse("colour = 1")
-            .unwrap_err()
-            .contains("colour"));
+        assert!(CaseConfig::parse("time_limit = \"5\"").unwrap_err().contains("time_limit"));
+        assert!(CaseConfig::parse("checker = \"fuzzy\"").unwrap_err().contains("checker"));
+        assert!(CaseConfig::parse("colour = 1").unwrap_err().contains("colour"));
     }
 
     #[test]
@@ -357,15 +297,7 @@ mod tests {
         let cases = discover(&[root.to_path_buf()]).unwrap();
         let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["folder-case", "lonely", "sample-2", "sample-10"]);
-        assert!(cases[1]
-            .problem
-            .as_deref()
-            .unwrap()
-            .contains("no lonely.in"));
-        assert!(cases[2]
-            .expected
-            .as_ref()
-            .unwrap()
-            .ends_with("sample-2.ans"));
+        assert!(cases[1].problem.as_deref().unwrap().contains("no lonely.in"));
+        assert!(cases[2].expected.as_ref().unwrap().ends_with("sample-2.ans"));
     }
 }

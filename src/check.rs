@@ -30,9 +30,7 @@ impl CheckerKind {
             "exact" => Ok(CheckerKind::Exact),
             "tokens" => Ok(CheckerKind::Tokens),
             "sudoku" => Ok(CheckerKind::Sudoku),
-            _ => Err(format!(
-                "unknown checker '{text}': use lines, exact, tokens or sudoku"
-            )),
+            _ => Err(format!("unknown checker '{text}': use lines, exact, tokens or sudoku")),
         }
     }
 }
@@ -49,12 +47,7 @@ pub const CHECKER_TIME: Duration = Duration::from_secs(10);
 
 /// Judges `output` for a case whose input is at `input` and expected output (if any) at
 /// `expected`.
-pub fn check(
-    checker: &Checker,
-    input: &Path,
-    expected: Option<&Path>,
-    output: &[u8],
-) -> CheckOutcome {
+pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &[u8]) -> CheckOutcome {
     let answer = match expected.map(std::fs::read).transpose() {
         Ok(a) => a,
         Err(e) => return CheckOutcome::Failed(format!("cannot read the expected output: {e}")),
@@ -90,9 +83,7 @@ pub fn normal_lines(text: &[u8]) -> Vec<&[u8]> {
 }
 
 fn tokens(text: &[u8]) -> Vec<&[u8]> {
-    text.split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect()
+    text.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()).collect()
 }
 
 /// Compares with a built-in rule. A mismatch whose words all match is PE, not WA.
@@ -107,9 +98,7 @@ pub fn compare(kind: CheckerKind, output: &[u8], answer: &[u8]) -> CheckOutcome 
         CheckerKind::Lines | CheckerKind::Sudoku if same_lines => CheckOutcome::Accepted,
         CheckerKind::Tokens if same_tokens => CheckOutcome::Accepted,
         CheckerKind::Exact | CheckerKind::Lines | CheckerKind::Sudoku if same_tokens => {
-            CheckOutcome::Presentation(
-                "every word matches, but spacing or line breaks differ".into(),
-            )
+            CheckOutcome::Presentation("every word matches, but spacing or line breaks differ".into())
         }
         _ => CheckOutcome::Wrong(first_difference(output, answer)),
     }
@@ -125,33 +114,18 @@ fn first_difference(output: &[u8], answer: &[u8]) -> String {
         }
     }
     if o.len() < a.len() {
-        format!(
-            "the output ends after {} lines; {} were expected",
-            o.len(),
-            a.len()
-        )
+        format!("the output ends after {} lines; {} were expected", o.len(), a.len())
     } else {
-        format!(
-            "the output has {} lines; {} were expected",
-            o.len(),
-            a.len()
-        )
+        format!("the output has {} lines; {} were expected", o.len(), a.len())
     }
 }
 
 /// Runs a testlib-style checker: exit 0 AC, 1 WA, 2 and 4 PE, 3 checker failure (IE),
 /// 7 partial points (`points X` on stderr). Its stderr is the feedback.
-fn external(
-    program: &Program,
-    input: &Path,
-    expected: Option<&Path>,
-    output: &[u8],
-) -> CheckOutcome {
+fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &[u8]) -> CheckOutcome {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
-        Err(e) => {
-            return CheckOutcome::Failed(format!("cannot make a folder for the checker: {e}"))
-        }
+        Err(e) => return CheckOutcome::Failed(format!("cannot make a folder for the checker: {e}")),
     };
     let out_path = dir.path().join("output.txt");
     let empty = dir.path().join("answer.txt");
@@ -160,18 +134,13 @@ fn external(
     }
     let answer = expected.unwrap_or(&empty);
     let mut full = program.clone();
-    full.args
-        .extend([input.into(), out_path.clone().into(), answer.into()]);
+    full.args.extend([input.into(), out_path.clone().into(), answer.into()]);
     full.env.extend([
         ("INPUT".into(), input.into()),
         ("ACTUAL_OUTPUT".into(), out_path.into()),
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
-    let limits = Limits {
-        time: CHECKER_TIME,
-        memory_kib: 1 << 20,
-        output_bytes: 1 << 20,
-    };
+    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20 };
     let facts = exec::run(&full, input, &limits);
     let feedback = String::from_utf8_lossy(&facts.stderr).trim().to_string();
     let said = |what: &str| {
@@ -193,13 +162,8 @@ fn external(
         (Some(2 | 4), _) => CheckOutcome::Presentation(said("the checker says PE")),
         (Some(3), _) => CheckOutcome::Failed(said("the checker failed")),
         (Some(7), _) => CheckOutcome::Wrong(said("partial points")),
-        (Some(code), _) => CheckOutcome::Failed(said(&format!(
-            "the checker exited with unknown code {code}"
-        ))),
-        (None, Some(sig)) => CheckOutcome::Failed(format!(
-            "the checker died of {}",
-            crate::verdict::signal_name(sig)
-        )),
+        (Some(code), _) => CheckOutcome::Failed(said(&format!("the checker exited with unknown code {code}"))),
+        (None, Some(sig)) => CheckOutcome::Failed(format!("the checker died of {}", crate::verdict::signal_name(sig))),
         (None, None) => CheckOutcome::Failed("the checker ended without a status".into()),
     }
 }
@@ -211,30 +175,15 @@ mod tests {
     #[test]
     fn lines_ignores_crlf_trailing_spaces_and_final_blank_lines() {
         let out = b"1 2\r\n3  \n\n\n";
-        assert_eq!(
-            compare(CheckerKind::Lines, out, b"1 2\n3\n"),
-            CheckOutcome::Accepted
-        );
-        assert!(matches!(
-            compare(CheckerKind::Exact, out, b"1 2\n3\n"),
-            CheckOutcome::Presentation(_)
-        ));
-        assert_eq!(
-            compare(CheckerKind::Exact, b"1 2\n", b"1 2\n"),
-            CheckOutcome::Accepted
-        );
+        assert_eq!(compare(CheckerKind::Lines, out, b"1 2\n3\n"), CheckOutcome::Accepted);
+        assert!(matches!(compare(CheckerKind::Exact, out, b"1 2\n3\n"), CheckOutcome::Presentation(_)));
+        assert_eq!(compare(CheckerKind::Exact, b"1 2\n", b"1 2\n"), CheckOutcome::Accepted);
     }
 
     #[test]
     fn same_words_in_other_lines_are_pe_not_wa() {
-        assert!(matches!(
-            compare(CheckerKind::Lines, b"1\n2\n", b"1 2\n"),
-            CheckOutcome::Presentation(_)
-        ));
-        assert_eq!(
-            compare(CheckerKind::Tokens, b"1\n2\n", b"1 2\n"),
-            CheckOutcome::Accepted
-        );
+        assert!(matches!(compare(CheckerKind::Lines, b"1\n2\n", b"1 2\n"), CheckOutcome::Presentation(_)));
+        assert_eq!(compare(CheckerKind::Tokens, b"1\n2\n", b"1 2\n"), CheckOutcome::Accepted);
         assert_eq!(
             compare(CheckerKind::Lines, b"1 3\n", b"1 2\n"),
             CheckOutcome::Wrong("line 1, column 3 differs".into())
@@ -247,14 +196,8 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_compared_as_bytes() {
-        assert_eq!(
-            compare(CheckerKind::Lines, b"\xff\xfe\n", b"\xff\xfe"),
-            CheckOutcome::Accepted
-        );
-        assert!(matches!(
-            compare(CheckerKind::Lines, b"\xff\n", b"\xfe\n"),
-            CheckOutcome::Wrong(_)
-        ));
+        assert_eq!(compare(CheckerKind::Lines, b"\xff\xfe\n", b"\xff\xfe"), CheckOutcome::Accepted);
+        assert!(matches!(compare(CheckerKind::Lines, b"\xff\n", b"\xfe\n"), CheckOutcome::Wrong(_)));
     }
 
     #[test]
@@ -263,9 +206,6 @@ mod tests {
         let input = dir.path().join("in");
         std::fs::write(&input, "x").unwrap();
         let c = Checker::Builtin(CheckerKind::Lines);
-        assert_eq!(
-            check(&c, &input, None, b"y"),
-            CheckOutcome::NothingToCompare
-        );
+        assert_eq!(check(&c, &input, None, b"y"), CheckOutcome::NothingToCompare);
     }
 }

@@ -98,8 +98,7 @@ impl Cli {
         let checker = match (&self.checker, &self.checker_cmd) {
             (Some(kind), _) => Some(Checker::Builtin(*kind)),
             (None, Some(cmd)) => Some(Checker::External(
-                engine::parse_command(cmd, &builtin_exe)
-                    .map_err(|e| format!("--checker-cmd: {e}"))?,
+                engine::parse_command(cmd, &builtin_exe).map_err(|e| format!("--checker-cmd: {e}"))?,
             )),
             (None, None) => None,
         };
@@ -114,6 +113,7 @@ impl Cli {
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             fail_fast: self.fail_fast,
+            keep_output: false,
         })
     }
 }
@@ -131,9 +131,6 @@ fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), String> {
     if found {
         Ok(())
     } else {
-        Err(format!(
-            "solver '{}' not found: give a path (./a.out) or a program on PATH, or @sudoku",
-            path.display()
-        ))
+        Err(format!("solver '{}' not found: give a path (./a.out) or a program on PATH, or @sudoku", path.display()))
     }
 }

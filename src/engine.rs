@@ -28,6 +28,8 @@ pub struct Options {
     pub repeat: usize,
     pub filter: Option<String>,
     pub fail_fast: bool,
+    /// Keep each case's stdout in its result (for snapshots); off, only a diff is kept.
+    pub keep_output: bool,
 }
 
 /// Min, median and max over the repeats of one case.
@@ -83,8 +85,7 @@ impl CaseResult {
 /// Turns a command line (`./a.out --fast`, `@sudoku`) into a program, split like a shell
 /// would but without one. `@NAME` names a program built into `judge`.
 pub fn parse_command(text: &str, builtin_exe: &std::path::Path) -> Result<Program, String> {
-    let words = shlex::split(text)
-        .ok_or_else(|| format!("cannot split '{text}' into words: check its quotes"))?;
+    let words = shlex::split(text).ok_or_else(|| format!("cannot split '{text}' into words: check its quotes"))?;
     from_words(&words, builtin_exe)
 }
 
@@ -97,29 +98,17 @@ pub fn from_words(words: &[String], builtin_exe: &std::path::Path) -> Result<Pro
             args.splice(0..0, ["--builtin".into(), name.into()]);
             builtin_exe.as_os_str().to_owned()
         }
-        Some(other) => {
-            return Err(format!(
-                "unknown built-in program '@{other}': use @sudoku or @fixture"
-            ))
-        }
+        Some(other) => return Err(format!("unknown built-in program '@{other}': use @sudoku or @fixture")),
         None => first.into(),
     };
-    Ok(Program {
-        program,
-        args,
-        env: Vec::new(),
-    })
+    Ok(Program { program, args, env: Vec::new() })
 }
 
 /// The median of `values` (the upper one of the middle two).
 fn spread(mut values: Vec<f64>) -> Spread {
     values.sort_by(f64::total_cmp);
     match (values.first(), values.last()) {
-        (Some(&min), Some(&max)) => Spread {
-            min,
-            median: values[values.len() / 2],
-            max,
-        },
+        (Some(&min), Some(&max)) => Spread { min, median: values[values.len() / 2], max },
         _ => Spread::default(),
     }
 }
@@ -146,11 +135,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         },
         None => options.solver.clone(),
     };
-    let checker = match (
-        &options.checker,
-        &case.config.checker_cmd,
-        case.config.checker,
-    ) {
+    let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
         (None, Some(cmd), _) => match parse_command(cmd, &options.builtin_exe) {
             Ok(p) => Checker::External(p),
@@ -158,9 +143,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         },
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
     };
-    let mut runs: Vec<Facts> = (0..options.repeat.max(1))
-        .map(|_| exec::run(&solver, input, &limits))
-        .collect();
+    let mut runs: Vec<Facts> = (0..options.repeat.max(1)).map(|_| exec::run(&solver, input, &limits)).collect();
     let cpu_ms = spread(runs.iter().map(|f| f.cpu_ms).collect());
     let wall_ms = spread(runs.iter().map(|f| f.wall_ms).collect());
     runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
@@ -171,26 +154,15 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         outcome = Some(o.clone());
         o
     });
-    let wants_diff = matches!(
-        outcome,
-        Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_))
-    ) && !matches!(
-        checker,
-        Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_)
-    );
+    let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
+        && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
     let diff = match (&case.expected, wants_diff) {
-        (Some(path), true) => std::fs::read(path)
-            .ok()
-            .map(|expected| (facts.stdout.clone(), expected)),
+        (Some(path), true) => std::fs::read(path).ok().map(|expected| (facts.stdout.clone(), expected)),
         _ => None,
     };
     let tl = limits.time.as_secs_f64() * 1000.0;
-    let warning = (verdict.is_pass() && facts.cpu_ms >= 0.9 * tl).then(|| {
-        format!(
-            "{:.0} ms is within 10% of the {tl:.0} ms time limit",
-            facts.cpu_ms
-        )
-    });
+    let warning = (verdict.is_pass() && facts.cpu_ms >= 0.9 * tl)
+        .then(|| format!("{:.0} ms is within 10% of the {tl:.0} ms time limit", facts.cpu_ms));
     let passed = match case.config.expect {
         Some(expected) => verdict == expected,
         None => verdict.is_pass(),
@@ -202,10 +174,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         passed,
         detail,
         limits,
-        facts: Facts {
-            stdout: Vec::new(),
-            ..facts
-        },
+        facts: if options.keep_output { facts } else { Facts { stdout: Vec::new(), ..facts } },
         runs: options.repeat.max(1),
         cpu_ms,
         wall_ms,
@@ -216,20 +185,9 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
 
 /// Runs every case that passes the filter, `options.jobs` at a time, calling `on_done` as
 /// each one ends. Results come back in the order of `cases`.
-pub fn run_all(
-    cases: &[Case],
-    options: &Options,
-    on_done: &(dyn Fn(&CaseResult) + Sync),
-) -> Vec<CaseResult> {
-    let chosen: Vec<&Case> = cases
-        .iter()
-        .filter(|c| {
-            options
-                .filter
-                .as_ref()
-                .map_or(true, |f| c.name.contains(f.as_str()))
-        })
-        .collect();
+pub fn run_all(cases: &[Case], options: &Options, on_done: &(dyn Fn(&CaseResult) + Sync)) -> Vec<CaseResult> {
+    let chosen: Vec<&Case> =
+        cases.iter().filter(|c| options.filter.as_ref().map_or(true, |f| c.name.contains(f.as_str()))).collect();
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -238,12 +196,7 @@ pub fn run_all(
         let Some(case) = chosen.get(i) else { return };
         let result = if stop.load(Ordering::SeqCst) {
             let limits = case.config.limits(Limits::default());
-            CaseResult::without_run(
-                case,
-                limits,
-                Verdict::Sk,
-                "skipped after a failure (--fail-fast)".into(),
-            )
+            CaseResult::without_run(case, limits, Verdict::Sk, "skipped after a failure (--fail-fast)".into())
         } else {
             run_case(case, options)
         };
@@ -258,20 +211,12 @@ pub fn run_all(
             s.spawn(worker);
         }
     });
-    results
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_iter()
-        .flatten()
-        .collect()
+    results.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().flatten().collect()
 }
 
 /// Counts for the closing line: (passed, failed, skipped).
 pub fn tally(results: &[CaseResult]) -> (usize, usize, usize) {
-    let skipped = results
-        .iter()
-        .filter(|r| r.verdict == Verdict::Sk && !r.passed)
-        .count();
+    let skipped = results.iter().filter(|r| r.verdict == Verdict::Sk && !r.passed).count();
     let passed = results.iter().filter(|r| r.passed).count();
     (passed, results.len() - passed - skipped, skipped)
 }

@@ -83,19 +83,11 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     let input = match std::fs::File::open(stdin) {
         Ok(f) => f,
         Err(e) => {
-            return Facts {
-                spawn_error: Some(format!("cannot open {}: {e}", stdin.display())),
-                ..Facts::default()
-            }
+            return Facts { spawn_error: Some(format!("cannot open {}: {e}", stdin.display())), ..Facts::default() }
         }
     };
     let mut command = std::process::Command::new(&program.program);
-    command
-        .args(&program.args)
-        .stdin(input)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+    command.args(&program.args).stdin(input).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     for (k, v) in &program.env {
         command.env(k, v);
     }
@@ -103,10 +95,7 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
     unsafe {
         command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: cpu_backstop,
-                rlim_max: cpu_backstop + 1,
-            };
+            let limit = libc::rlimit { rlim_cur: cpu_backstop, rlim_max: cpu_backstop + 1 };
             libc::setrlimit(libc::RLIMIT_CPU, &limit);
             Ok(())
         });
@@ -117,17 +106,11 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
         Ok(c) => c,
         Err(e) => {
             let name = Path::new(&program.program).display();
-            return Facts {
-                spawn_error: Some(format!("cannot start '{name}': {e}")),
-                ..Facts::default()
-            };
+            return Facts { spawn_error: Some(format!("cannot start '{name}': {e}")), ..Facts::default() };
         }
     };
     let pid = child.id() as i32;
-    let group = Arc::new(Group {
-        pid,
-        alive: Mutex::new(true),
-    });
+    let group = Arc::new(Group { pid, alive: Mutex::new(true) });
     let overflow = Arc::new(AtomicBool::new(false));
 
     let stdout_pipe = child.stdout.take();
@@ -178,9 +161,7 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
                     watchdog_killed = true;
                     group.kill();
                 }
-                if !memory_killed
-                    && status_kib(pid, "VmRSS:").is_some_and(|kib| kib > memory_guard_kib)
-                {
+                if !memory_killed && status_kib(pid, "VmRSS:").is_some_and(|kib| kib > memory_guard_kib) {
                     memory_killed = true;
                     group.kill();
                 }
@@ -243,14 +224,7 @@ fn wait_without_reaping(pid: i32) {
     loop {
         // SAFETY: `info` is a plain C struct that waitid fills in.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
+        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
         if r == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
             return;
         }
@@ -286,12 +260,7 @@ fn cpu_time(pid: i32) -> Option<Duration> {
 fn status_kib(pid: i32, key: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(key))?;
-    line[key.len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
+    line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 /// Our own resident size in KiB: what a child inherits into its `ru_maxrss`.

@@ -110,9 +110,7 @@ fn orphan(rest: &str) -> std::io::Result<()> {
     let mut words = rest.split_whitespace();
     let ms = words.next().unwrap_or("60000").to_string();
     let exe = std::env::current_exe()?;
-    let child = std::process::Command::new(exe)
-        .args(["--builtin", "fixture", "sleep", &ms])
-        .spawn()?;
+    let child = std::process::Command::new(exe).args(["--builtin", "fixture", "sleep", &ms]).spawn()?;
     if let Some(pidfile) = words.next() {
         std::fs::write(pidfile, child.id().to_string())?;
     }

@@ -21,11 +21,7 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            time: Duration::from_millis(2000),
-            memory_kib: 65536,
-            output_bytes: 64 << 20,
-        }
+        Limits { time: Duration::from_millis(2000), memory_kib: 65536, output_bytes: 64 << 20 }
     }
 }
 
@@ -46,11 +42,7 @@ pub struct LimitError {
 
 impl fmt::Display for LimitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot read '{}' as a limit: write {}",
-            self.text, self.accepted
-        )
+        write!(f, "cannot read '{}' as a limit: write {}", self.text, self.accepted)
     }
 }
 
@@ -62,19 +54,14 @@ const SIZE_FORMS: &str = "a positive number with a unit, like 64MiB, 65536KiB, 1
 /// Splits "1500ms" into (1500.0, "ms").
 fn number_and_unit(text: &str) -> Option<(f64, &str)> {
     let t = text.trim();
-    let end = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
+    let end = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let number: f64 = t[..end].parse().ok()?;
     (number.is_finite() && number > 0.0).then_some((number, t[end..].trim()))
 }
 
 /// Parses `2s`, `1.5s`, `1500ms`. A bare number is refused: "2" could mean either.
 pub fn parse_time(text: &str) -> Result<Duration, LimitError> {
-    let err = || LimitError {
-        text: text.to_string(),
-        accepted: TIME_FORMS,
-    };
+    let err = || LimitError { text: text.to_string(), accepted: TIME_FORMS };
     let (n, unit) = number_and_unit(text).ok_or_else(err)?;
     let secs = match unit {
         "ms" => n / 1000.0,
@@ -82,10 +69,7 @@ pub fn parse_time(text: &str) -> Result<Duration, LimitError> {
         _ => return Err(err()),
     };
     if secs > 3600.0 {
-        return Err(LimitError {
-            text: text.to_string(),
-            accepted: "at most 3600s",
-        });
+        return Err(LimitError { text: text.to_string(), accepted: "at most 3600s" });
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -93,10 +77,7 @@ pub fn parse_time(text: &str) -> Result<Duration, LimitError> {
 /// Parses a size into bytes: `B`, `KiB`/`KB`/`K`, `MiB`/`MB`/`M`, `GiB`/`GB`/`G`, all
 /// binary (judges say kB and mean KiB).
 pub fn parse_size(text: &str) -> Result<u64, LimitError> {
-    let err = || LimitError {
-        text: text.to_string(),
-        accepted: SIZE_FORMS,
-    };
+    let err = || LimitError { text: text.to_string(), accepted: SIZE_FORMS };
     let (n, unit) = number_and_unit(text).ok_or_else(err)?;
     let scale: f64 = match unit.to_ascii_lowercase().as_str() {
         "b" => 1.0,
@@ -107,10 +88,7 @@ pub fn parse_size(text: &str) -> Result<u64, LimitError> {
     };
     let bytes = n * scale;
     if bytes > 1024.0 * 1024.0 * 1024.0 * 1024.0 {
-        return Err(LimitError {
-            text: text.to_string(),
-            accepted: "at most 1TiB",
-        });
+        return Err(LimitError { text: text.to_string(), accepted: "at most 1TiB" });
     }
     Ok(bytes as u64)
 }
@@ -155,10 +133,7 @@ mod tests {
 
     #[test]
     fn wall_limit_leaves_room() {
-        let l = Limits {
-            time: Duration::from_millis(200),
-            ..Limits::default()
-        };
+        let l = Limits { time: Duration::from_millis(200), ..Limits::default() };
         assert_eq!(l.wall_limit(), Duration::from_millis(1200));
         assert_eq!(Limits::default().wall_limit(), Duration::from_secs(4));
     }

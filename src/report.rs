@@ -30,24 +30,13 @@ fn paint(style: Style, verdict: Verdict, text: &str) -> String {
 
 /// One line per case: name, verdict, CPU and wall time, peak memory, and a note.
 pub fn table(results: &[CaseResult], style: Style) -> String {
-    let width = results
-        .iter()
-        .map(|r| r.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let mut s = format!(
-        "{:<width$}  verdict  {:>8}  {:>8}  {:>10}  note\n",
-        "case", "cpu ms", "wall ms", "memory"
-    );
+    let width = results.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
+    let mut s = format!("{:<width$}  verdict  {:>8}  {:>8}  {:>10}  note\n", "case", "cpu ms", "wall ms", "memory");
     for r in results {
         let mut note = r.detail.lines().next().unwrap_or("").to_string();
         if let Some(expected) = r.expected_verdict {
             let mark = if r.passed { "as expected" } else { "expected" };
-            note = format!(
-                "{mark} {expected}{}{note}",
-                if note.is_empty() { "" } else { "; " }
-            );
+            note = format!("{mark} {expected}{}{note}", if note.is_empty() { "" } else { "; " });
         }
         if let Some(w) = &r.warning {
             note = format!("warning: {w}");
@@ -55,11 +44,7 @@ pub fn table(results: &[CaseResult], style: Style) -> String {
         let ran = r.runs > 0;
         let num = |v: f64| if ran { format!("{v:.1}") } else { "-".into() };
         let bound = if r.facts.peak_rss_exact { "" } else { "≤" };
-        let mem = if ran {
-            format!("{bound}{}", show_kib(r.facts.peak_rss_kib))
-        } else {
-            "-".into()
-        };
+        let mem = if ran { format!("{bound}{}", show_kib(r.facts.peak_rss_kib)) } else { "-".into() };
         let verdict = paint(style, r.verdict, &format!("{:<7}", r.verdict.code()));
         let _ = writeln!(
             s,
@@ -81,10 +66,7 @@ fn visible(line: &str) -> String {
 
 /// A unified line diff of `expected` against `output`, at most `max_lines` lines long.
 pub fn diff(output: &[u8], expected: &[u8], max_lines: usize) -> String {
-    let (out, exp) = (
-        String::from_utf8_lossy(output),
-        String::from_utf8_lossy(expected),
-    );
+    let (out, exp) = (String::from_utf8_lossy(output), String::from_utf8_lossy(expected));
     let d = similar::TextDiff::from_lines(exp.as_ref(), out.as_ref());
     let mut lines = Vec::new();
     for group in d.grouped_ops(2) {
@@ -97,15 +79,8 @@ pub fn diff(output: &[u8], expected: &[u8], max_lines: usize) -> String {
                     similar::ChangeTag::Equal => ' ',
                 };
                 let text = change.value();
-                let ending = if text.ends_with('\n') {
-                    ""
-                } else {
-                    "  (no newline at end)"
-                };
-                lines.push(format!(
-                    "{sign}{}{ending}",
-                    visible(text.strip_suffix('\n').unwrap_or(text))
-                ));
+                let ending = if text.ends_with('\n') { "" } else { "  (no newline at end)" };
+                lines.push(format!("{sign}{}{ending}", visible(text.strip_suffix('\n').unwrap_or(text))));
             }
         }
     }
@@ -121,37 +96,21 @@ pub fn diff(output: &[u8], expected: &[u8], max_lines: usize) -> String {
 /// What went wrong in each failing case: detail, diff and the head of stderr.
 pub fn failures(results: &[CaseResult], style: Style) -> String {
     let mut s = String::new();
-    for r in results
-        .iter()
-        .filter(|r| !r.passed && r.verdict != Verdict::Sk)
-    {
+    for r in results.iter().filter(|r| !r.passed && r.verdict != Verdict::Sk) {
         let expected = r.expected_verdict.unwrap_or(Verdict::Ac);
-        let _ = writeln!(
-            s,
-            "\n--- {}: {} (expected {expected})",
-            r.name,
-            paint(style, r.verdict, r.verdict.code())
-        );
+        let _ = writeln!(s, "\n--- {}: {} (expected {expected})", r.name, paint(style, r.verdict, r.verdict.code()));
         if !r.detail.is_empty() {
             let _ = writeln!(s, "{}", r.detail);
         }
         if let Some((output, exp)) = &r.diff {
-            let _ = writeln!(
-                s,
-                "diff (- expected, + output; · space, → tab, ␍ CR):\n{}",
-                diff(output, exp, 40)
-            );
+            let _ = writeln!(s, "diff (- expected, + output; · space, → tab, ␍ CR):\n{}", diff(output, exp, 40));
         }
         let err = &r.facts.stderr;
         if !err.is_empty() && style.stderr_limit > 0 {
             let shown = &err[..err.len().min(style.stderr_limit)];
             let _ = writeln!(s, "stderr:\n{}", String::from_utf8_lossy(shown).trim_end());
             if err.len() > shown.len() {
-                let _ = writeln!(
-                    s,
-                    "... {} more bytes of stderr (--stderr-limit)",
-                    err.len() - shown.len()
-                );
+                let _ = writeln!(s, "... {} more bytes of stderr (--stderr-limit)", err.len() - shown.len());
             }
         }
     }

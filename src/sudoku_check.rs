@@ -20,10 +20,7 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(text: &'a [u8]) -> Self {
-        Cursor {
-            lines: normal_lines(text),
-            at: 0,
-        }
+        Cursor { lines: normal_lines(text), at: 0 }
     }
 
     fn skip_blank(&mut self) {
@@ -76,9 +73,7 @@ pub fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>) -> CheckOutcome
     while let Some(case) = reader.next_case() {
         let puzzle = match case {
             Ok(p) => p,
-            Err(e) => {
-                return CheckOutcome::Failed(format!("cannot check: the input is malformed: {e}"))
-            }
+            Err(e) => return CheckOutcome::Failed(format!("cannot check: the input is malformed: {e}")),
         };
         let expects_none = match expected.as_mut() {
             Some(exp) => {
@@ -96,9 +91,7 @@ pub fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>) -> CheckOutcome
     }
     out.skip_blank();
     match out.next() {
-        Some((line, _)) => CheckOutcome::Wrong(format!(
-            "output line {line}: extra output after the last case"
-        )),
+        Some((line, _)) => CheckOutcome::Wrong(format!("output line {line}: extra output after the last case")),
         None => CheckOutcome::Accepted,
     }
 }
@@ -109,9 +102,7 @@ fn check_case(puzzle: &Puzzle, out: &mut Cursor<'_>, expects_none: bool) -> Opti
     out.skip_blank();
     let start = out.at + 1;
     if out.peek().is_none() {
-        return Some(CheckOutcome::Wrong(format!(
-            "case {case}: the output ends before this case is answered"
-        )));
+        return Some(CheckOutcome::Wrong(format!("case {case}: the output ends before this case is answered")));
     }
     if out.peek() == Some(NO_SOLUTION) {
         out.at += 1;
@@ -129,25 +120,13 @@ fn check_case(puzzle: &Puzzle, out: &mut Cursor<'_>, expects_none: bool) -> Opti
         Err(outcome) => return Some(outcome),
     };
     let places = cell_places(puzzle);
-    let at = |i: usize| {
-        format!(
-            "case {case}, row {}, column {}",
-            places[i].0 + 1,
-            places[i].1 + 1
-        )
-    };
+    let at = |i: usize| format!("case {case}, row {}, column {}", places[i].0 + 1, places[i].1 + 1);
     for (i, (&given, &value)) in puzzle.givens.iter().zip(&values).enumerate() {
         if value == 0 {
-            return Some(CheckOutcome::Wrong(format!(
-                "{}: the cell is left blank",
-                at(i)
-            )));
+            return Some(CheckOutcome::Wrong(format!("{}: the cell is left blank", at(i))));
         }
         if given != 0 && given != value {
-            return Some(CheckOutcome::Wrong(format!(
-                "{}: the given {given} was changed to {value}",
-                at(i)
-            )));
+            return Some(CheckOutcome::Wrong(format!("{}: the given {given} was changed to {value}", at(i))));
         }
     }
     for (k, unit) in puzzle.units().iter().enumerate() {
@@ -156,10 +135,7 @@ fn check_case(puzzle: &Puzzle, out: &mut Cursor<'_>, expects_none: bool) -> Opti
             let v = values[cell as usize] as usize;
             if seen[v] {
                 let kind = ["row", "column", "box"][k % 3];
-                return Some(CheckOutcome::Wrong(format!(
-                    "{}: {v} appears twice in its {kind}",
-                    at(cell as usize)
-                )));
+                return Some(CheckOutcome::Wrong(format!("{}: {v} appears twice in its {kind}", at(cell as usize))));
             }
             seen[v] = true;
         }
@@ -176,9 +152,7 @@ fn check_case(puzzle: &Puzzle, out: &mut Cursor<'_>, expects_none: bool) -> Opti
 /// Anything that is not the right shape is a presentation error.
 fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOutcome> {
     let case = puzzle.case;
-    let pe = |line: usize, what: String| {
-        CheckOutcome::Presentation(format!("case {case}, output line {line}: {what}"))
-    };
+    let pe = |line: usize, what: String| CheckOutcome::Presentation(format!("case {case}, output line {line}: {what}"));
     let mut values = vec![0u8; puzzle.givens.len()];
     let digit = |b: u8| {
         if b.is_ascii_digit() {
@@ -191,53 +165,25 @@ fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOu
     };
     for row in 0..answer_height(puzzle) {
         let Some((line_no, line)) = out.next() else {
-            return Err(CheckOutcome::Wrong(format!(
-                "case {case}: the output ends inside this case's answer"
-            )));
+            return Err(CheckOutcome::Wrong(format!("case {case}: the output ends inside this case's answer")));
         };
         let cells: Vec<(usize, u8)> = match &puzzle.shape {
-            Shape::Rows => line
-                .iter()
-                .copied()
-                .enumerate()
-                .map(|(i, b)| (row * 9 + i, b))
-                .collect(),
+            Shape::Rows => line.iter().copied().enumerate().map(|(i, b)| (row * 9 + i, b)).collect(),
             Shape::Line => line.iter().copied().enumerate().collect(),
             Shape::Spaced => {
-                let bad = line
-                    .iter()
-                    .enumerate()
-                    .find(|&(i, &b)| (i % 2 == 1) != (b == b' '));
+                let bad = line.iter().enumerate().find(|&(i, &b)| (i % 2 == 1) != (b == b' '));
                 if let Some((i, _)) = bad.filter(|_| line.len() == 17) {
-                    return Err(pe(
-                        line_no,
-                        format!(
-                            "column {}: expected digits separated by single spaces",
-                            i + 1
-                        ),
-                    ));
+                    return Err(pe(line_no, format!("column {}: expected digits separated by single spaces", i + 1)));
                 }
-                line.iter()
-                    .copied()
-                    .step_by(2)
-                    .enumerate()
-                    .map(|(i, b)| (row * 9 + i, b))
-                    .collect()
+                line.iter().copied().step_by(2).enumerate().map(|(i, b)| (row * 9 + i, b)).collect()
             }
             Shape::Canvas(c) => {
                 let mut cells = Vec::new();
                 for col in 0..c.width.max(line.len()) {
-                    let index = if col < c.width {
-                        c.index[row * c.width + col]
-                    } else {
-                        u32::MAX
-                    };
+                    let index = if col < c.width { c.index[row * c.width + col] } else { u32::MAX };
                     let b = line.get(col).copied().unwrap_or(b' ');
                     if index == u32::MAX && b != b' ' {
-                        return Err(pe(
-                            line_no,
-                            format!("column {}: expected a space outside the grids", col + 1),
-                        ));
+                        return Err(pe(line_no, format!("column {}: expected a space outside the grids", col + 1)));
                     }
                     if index != u32::MAX {
                         cells.push((index as usize, b));
@@ -251,30 +197,17 @@ fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOu
             Shape::Line => 81,
             Shape::Canvas(_) => cells.len(),
         };
-        let found = if puzzle.shape == Shape::Spaced {
-            (line.len() + 1) / 2
-        } else {
-            cells.len()
-        };
+        let found = if puzzle.shape == Shape::Spaced { (line.len() + 1) / 2 } else { cells.len() };
         if found != wanted || (puzzle.shape == Shape::Spaced && line.len() != 17) {
-            return Err(pe(
-                line_no,
-                format!("expected {wanted} cells, found {found}"),
-            ));
+            return Err(pe(line_no, format!("expected {wanted} cells, found {found}")));
         }
         for (col, &(index, b)) in cells.iter().enumerate() {
             match digit(b) {
                 Some(v) => values[index] = v,
                 None => {
-                    let shown = if b.is_ascii_graphic() {
-                        format!("'{}'", b as char)
-                    } else {
-                        format!("byte 0x{b:02X}")
-                    };
-                    return Err(pe(
-                        line_no,
-                        format!("cell {}: expected a digit, found {shown}", col + 1),
-                    ));
+                    let shown =
+                        if b.is_ascii_graphic() { format!("'{}'", b as char) } else { format!("byte 0x{b:02X}") };
+                    return Err(pe(line_no, format!("cell {}: expected a digit, found {shown}", col + 1)));
                 }
             }
         }
@@ -286,72 +219,47 @@ fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOu
 mod tests {
     use super::*;
 
-    const PUZZLE: &[u8] = b"1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
-    const SOLVED: &str = "143628579\n572139468\n986754231\n391542786\n468917352\n725863914\n237481695\n619275843\n854396127\n";
+    const PUZZLE: &[u8] =
+        b"1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+    const SOLVED: &str =
+        "143628579\n572139468\n986754231\n391542786\n468917352\n725863914\n237481695\n619275843\n854396127\n";
 
     #[test]
     fn a_valid_grid_is_accepted_without_an_expected_output() {
-        assert_eq!(
-            check(PUZZLE, SOLVED.as_bytes(), None),
-            CheckOutcome::Accepted
-        );
-        assert_eq!(
-            check(PUZZLE, SOLVED.replace('\n', "\r\n").as_bytes(), None),
-            CheckOutcome::Accepted
-        );
+        assert_eq!(check(PUZZLE, SOLVED.as_bytes(), None), CheckOutcome::Accepted);
+        assert_eq!(check(PUZZLE, SOLVED.replace('\n', "\r\n").as_bytes(), None), CheckOutcome::Accepted);
     }
 
     #[test]
     fn every_rule_is_enforced_with_a_place() {
         let changed = SOLVED.replacen("143", "243", 1);
-        let CheckOutcome::Wrong(why) = check(PUZZLE, changed.as_bytes(), None) else {
-            panic!()
-        };
+        let CheckOutcome::Wrong(why) = check(PUZZLE, changed.as_bytes(), None) else { panic!() };
         assert_eq!(why, "case 1, row 1, column 1: the given 1 was changed to 2");
         // Swap two cells of row 1 that are not givens: row stays a permutation, columns break.
         let swapped = SOLVED.replacen("143628579", "143682579", 1);
-        let CheckOutcome::Wrong(why) = check(PUZZLE, swapped.as_bytes(), None) else {
-            panic!()
-        };
+        let CheckOutcome::Wrong(why) = check(PUZZLE, swapped.as_bytes(), None) else { panic!() };
         assert!(why.contains("appears twice in its column"), "{why}");
         let blank = SOLVED.replacen("143628579", "143028579", 1);
-        assert!(
-            matches!(check(PUZZLE, blank.as_bytes(), None), CheckOutcome::Wrong(w) if w.contains("left blank"))
-        );
+        assert!(matches!(check(PUZZLE, blank.as_bytes(), None), CheckOutcome::Wrong(w) if w.contains("left blank")));
     }
 
     #[test]
     fn shape_problems_are_presentation_errors() {
         let spaced = SOLVED.replacen("143628579", "1 4 3 6 2 8 5 7 9", 1);
-        assert!(matches!(
-            check(PUZZLE, spaced.as_bytes(), None),
-            CheckOutcome::Presentation(_)
-        ));
+        assert!(matches!(check(PUZZLE, spaced.as_bytes(), None), CheckOutcome::Presentation(_)));
         let extra = format!("{SOLVED}123\n");
-        assert!(
-            matches!(check(PUZZLE, extra.as_bytes(), None), CheckOutcome::Wrong(w) if w.contains("extra output"))
-        );
-        assert!(
-            matches!(check(PUZZLE, b"143628579\n", None), CheckOutcome::Wrong(w) if w.contains("ends inside"))
-        );
+        assert!(matches!(check(PUZZLE, extra.as_bytes(), None), CheckOutcome::Wrong(w) if w.contains("extra output")));
+        assert!(matches!(check(PUZZLE, b"143628579\n", None), CheckOutcome::Wrong(w) if w.contains("ends inside")));
     }
 
     #[test]
     fn no_solution_needs_proof_or_agreement() {
-        assert!(matches!(
-            check(PUZZLE, b"no solution\n", None),
-            CheckOutcome::Wrong(_)
-        ));
-        assert_eq!(
-            check(PUZZLE, b"no solution\n", Some(b"no solution\n")),
-            CheckOutcome::Accepted
-        );
-        let clash = b"1\n113000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+        assert!(matches!(check(PUZZLE, b"no solution\n", None), CheckOutcome::Wrong(_)));
+        assert_eq!(check(PUZZLE, b"no solution\n", Some(b"no solution\n")), CheckOutcome::Accepted);
+        let clash =
+            b"1\n113000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
         assert_eq!(check(clash, b"no solution\n", None), CheckOutcome::Accepted);
         // An expected 'no solution' contradicted by a valid grid is the expected file's fault.
-        assert!(matches!(
-            check(PUZZLE, SOLVED.as_bytes(), Some(b"no solution\n")),
-            CheckOutcome::Failed(_)
-        ));
+        assert!(matches!(check(PUZZLE, SOLVED.as_bytes(), Some(b"no solution\n")), CheckOutcome::Failed(_)));
     }
 }

@@ -71,14 +71,10 @@ impl Verdict {
     }
 
     pub fn parse(text: &str) -> Result<Verdict, String> {
-        ALL_VERDICTS
-            .iter()
-            .copied()
-            .find(|v| v.code().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                let names: Vec<&str> = ALL_VERDICTS.iter().map(|v| v.code()).collect();
-                format!("unknown verdict '{text}': use one of {}", names.join(", "))
-            })
+        ALL_VERDICTS.iter().copied().find(|v| v.code().eq_ignore_ascii_case(text.trim())).ok_or_else(|| {
+            let names: Vec<&str> = ALL_VERDICTS.iter().map(|v| v.code()).collect();
+            format!("unknown verdict '{text}': use one of {}", names.join(", "))
+        })
     }
 
     /// Whether this verdict, with no expectation set, counts as passed.
@@ -161,10 +157,7 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
     let tl = limits.time.as_secs_f64() * 1000.0;
     if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
         let how = if facts.watchdog_killed && facts.cpu_ms <= tl {
-            format!(
-                "killed after {:.0} ms of wall time with {:.0} ms of CPU time",
-                facts.wall_ms, facts.cpu_ms
-            )
+            format!("killed after {:.0} ms of wall time with {:.0} ms of CPU time", facts.wall_ms, facts.cpu_ms)
         } else {
             format!("{:.0} ms of CPU time", facts.cpu_ms)
         };
@@ -173,17 +166,11 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
     if facts.memory_killed || facts.peak_rss_kib > limits.memory_kib {
         return j(
             Verdict::Mle,
-            format!(
-                "peak memory {} KiB; the limit is {} KiB",
-                facts.peak_rss_kib, limits.memory_kib
-            ),
+            format!("peak memory {} KiB; the limit is {} KiB", facts.peak_rss_kib, limits.memory_kib),
         );
     }
     if facts.output_overflow {
-        return j(
-            Verdict::Ole,
-            format!("more than {} bytes on stdout", limits.output_bytes),
-        );
+        return j(Verdict::Ole, format!("more than {} bytes on stdout", limits.output_bytes));
     }
     if let Some(signal) = facts.signal {
         return j(Verdict::Re, format!("killed by {}", signal_name(signal)));
@@ -196,10 +183,7 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
         CheckOutcome::Wrong(why) => j(Verdict::Wa, why),
         CheckOutcome::Presentation(why) => j(Verdict::Pe, why),
         CheckOutcome::Failed(why) => j(Verdict::Ie, why),
-        CheckOutcome::NothingToCompare => j(
-            Verdict::Ok,
-            "ran cleanly; no expected output to compare".into(),
-        ),
+        CheckOutcome::NothingToCompare => j(Verdict::Ok, "ran cleanly; no expected output to compare".into()),
     }
 }
 
@@ -209,21 +193,11 @@ mod tests {
     use std::time::Duration;
 
     fn clean() -> Facts {
-        Facts {
-            exit_code: Some(0),
-            cpu_ms: 10.0,
-            wall_ms: 12.0,
-            peak_rss_kib: 2000,
-            ..Facts::default()
-        }
+        Facts { exit_code: Some(0), cpu_ms: 10.0, wall_ms: 12.0, peak_rss_kib: 2000, ..Facts::default() }
     }
 
     fn limits() -> Limits {
-        Limits {
-            time: Duration::from_millis(1000),
-            memory_kib: 65536,
-            output_bytes: 1 << 20,
-        }
+        Limits { time: Duration::from_millis(1000), memory_kib: 65536, output_bytes: 1 << 20 }
     }
 
     fn verdict(facts: &Facts, outcome: CheckOutcome) -> Verdict {
@@ -233,26 +207,13 @@ mod tests {
     #[test]
     fn a_wrong_output_never_hides_a_limit_or_a_crash() {
         let wrong = || CheckOutcome::Wrong("differs".into());
-        let slow = Facts {
-            cpu_ms: 1500.0,
-            ..clean()
-        };
+        let slow = Facts { cpu_ms: 1500.0, ..clean() };
         assert_eq!(verdict(&slow, wrong()), Verdict::Tle);
-        let fat = Facts {
-            peak_rss_kib: 70000,
-            ..clean()
-        };
+        let fat = Facts { peak_rss_kib: 70000, ..clean() };
         assert_eq!(verdict(&fat, wrong()), Verdict::Mle);
-        let loud = Facts {
-            output_overflow: true,
-            ..clean()
-        };
+        let loud = Facts { output_overflow: true, ..clean() };
         assert_eq!(verdict(&loud, wrong()), Verdict::Ole);
-        let crashed = Facts {
-            exit_code: None,
-            signal: Some(11),
-            ..clean()
-        };
+        let crashed = Facts { exit_code: None, signal: Some(11), ..clean() };
         assert_eq!(verdict(&crashed, wrong()), Verdict::Re);
         assert_eq!(verdict(&clean(), wrong()), Verdict::Wa);
     }
@@ -268,20 +229,12 @@ mod tests {
             ..clean()
         };
         assert_eq!(verdict(&everything, CheckOutcome::Accepted), Verdict::Tle);
-        let no_tle = Facts {
-            cpu_ms: 1.0,
-            ..everything.clone()
-        };
+        let no_tle = Facts { cpu_ms: 1.0, ..everything.clone() };
         assert_eq!(verdict(&no_tle, CheckOutcome::Accepted), Verdict::Mle);
-        let spawn = Facts {
-            spawn_error: Some("no such file".into()),
-            ..everything
-        };
+        let spawn = Facts { spawn_error: Some("no such file".into()), ..everything };
         assert_eq!(verdict(&spawn, CheckOutcome::Accepted), Verdict::Ie);
-        let mut ranks: Vec<u8> = ["IE", "TLE", "MLE", "OLE", "RE", "WA", "AC"]
-            .iter()
-            .map(|v| Verdict::parse(v).unwrap().rank())
-            .collect();
+        let mut ranks: Vec<u8> =
+            ["IE", "TLE", "MLE", "OLE", "RE", "WA", "AC"].iter().map(|v| Verdict::parse(v).unwrap().rank()).collect();
         let sorted = {
             let mut s = ranks.clone();
             s.sort_unstable_by(|a, b| b.cmp(a));
@@ -295,30 +248,18 @@ mod tests {
     #[test]
     fn the_checker_runs_only_after_a_clean_exit() {
         let mut called = false;
-        let crashed = Facts {
-            exit_code: Some(3),
-            ..clean()
-        };
+        let crashed = Facts { exit_code: Some(3), ..clean() };
         let j = judge(&crashed, &limits(), || {
             called = true;
             CheckOutcome::Accepted
         });
-        assert_eq!(
-            (j.verdict, j.detail.as_str(), called),
-            (Verdict::Re, "exit code 3", false)
-        );
+        assert_eq!((j.verdict, j.detail.as_str(), called), (Verdict::Re, "exit code 3", false));
     }
 
     #[test]
     fn a_sleeper_killed_by_the_watchdog_is_tle() {
-        let sleeper = Facts {
-            watchdog_killed: true,
-            cpu_ms: 1.0,
-            wall_ms: 2000.0,
-            signal: Some(9),
-            exit_code: None,
-            ..clean()
-        };
+        let sleeper =
+            Facts { watchdog_killed: true, cpu_ms: 1.0, wall_ms: 2000.0, signal: Some(9), exit_code: None, ..clean() };
         let j = judge(&sleeper, &limits(), || CheckOutcome::Accepted);
         assert_eq!(j.verdict, Verdict::Tle);
         assert!(j.detail.contains("wall time"), "{}", j.detail);

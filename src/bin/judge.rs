@@ -7,9 +7,7 @@ use std::io::{IsTerminal, Write};
 use sudoku_judge::{cases, cli::Cli, engine, report, run_builtin};
 
 fn main() {
-    let args: Vec<String> = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     if args.get(1).map(String::as_str) == Some("--builtin") {
         let name = args.get(2).map_or("", String::as_str);
         let rest = args.get(3..).unwrap_or(&[]);
@@ -44,10 +42,7 @@ fn run() -> i32 {
         ));
     }
     if options.jobs > 1 {
-        eprintln!(
-            "judge: note: {} cases at once; timings are noisier under parallel load",
-            options.jobs
-        );
+        eprintln!("judge: note: {} cases at once; timings are noisier under parallel load", options.jobs);
     }
     let stdout = std::io::stdout();
     let color = match cli.color.as_str() {
@@ -55,12 +50,10 @@ fn run() -> i32 {
         "never" => false,
         _ => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let progress =
-        ProgressBar::with_draw_target(Some(found.len() as u64), ProgressDrawTarget::stderr());
+    let progress = ProgressBar::with_draw_target(Some(found.len() as u64), ProgressDrawTarget::stderr());
     if std::io::stderr().is_terminal() {
         progress.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
     } else {
         progress.set_draw_target(ProgressDrawTarget::hidden());
@@ -71,10 +64,7 @@ fn run() -> i32 {
     });
     progress.finish_and_clear();
 
-    let style = report::Style {
-        color,
-        stderr_limit: cli.stderr_limit,
-    };
+    let style = report::Style { color, stderr_limit: cli.stderr_limit };
     let text = format!(
         "{}{}\n{}\n",
         report::table(&results, style),
@@ -82,11 +72,7 @@ fn run() -> i32 {
         report::summary(&results)
     );
     let mut out = stdout.lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .is_err()
-    {
+    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
         return 3;
     }
     if let Some(path) = &cli.json {

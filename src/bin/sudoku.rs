@@ -107,21 +107,14 @@ fn parse_args(args: &[std::ffi::OsString]) -> Result<Option<Mode>, String> {
             print!("{USAGE}");
             return Ok(None);
         } else if arg == "-V" || arg == "--version" {
-            println!(
-                "sudoku {}",
-                option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)")
-            );
+            println!("sudoku {}", option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)"));
             return Ok(None);
         } else if arg == "--count" {
             mode = Mode::Count(u64::MAX);
         } else if let Some(n) = arg.strip_prefix("--count=") {
             match n.parse::<u64>() {
                 Ok(cap) if cap > 0 => mode = Mode::Count(cap),
-                _ => {
-                    return Err(format!(
-                        "--count=N needs a whole number N >= 1, found '{n}'"
-                    ))
-                }
+                _ => return Err(format!("--count=N needs a whole number N >= 1, found '{n}'")),
             }
         } else {
             return Err(format!("unknown argument '{arg}'"));
@@ -146,12 +139,7 @@ impl From<io::Error> for Failure {
 /// Solves (or counts) every case of `input`, writing answers to `out` and notes about
 /// rule-breaking givens to `notes`. Stops at the first malformed case, after answering
 /// every case before it.
-pub fn solve_all<W: Write, E: Write>(
-    input: &[u8],
-    mode: Mode,
-    out: &mut W,
-    notes: &mut E,
-) -> Result<(), Failure> {
+pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, notes: &mut E) -> Result<(), Failure> {
     let mut reader = Reader::new(input);
     let mut solver = Solver::new();
     while let Some(case) = reader.next_case() {
@@ -162,19 +150,11 @@ pub fn solve_all<W: Write, E: Write>(
         }
         match mode {
             Mode::Count(cap) => {
-                let n = if conflict.is_some() {
-                    0
-                } else {
-                    solver.count(&puzzle, cap)
-                };
+                let n = if conflict.is_some() { 0 } else { solver.count(&puzzle, cap) };
                 writeln!(out, "{n}")?;
             }
             Mode::Solve => {
-                let solution = if conflict.is_some() {
-                    None
-                } else {
-                    solver.solve(&puzzle)
-                };
+                let solution = if conflict.is_some() { None } else { solver.solve(&puzzle) };
                 match solution {
                     Some(values) => puzzle.write_answer(&values, out)?,
                     None => out.write_all(b"no solution\n")?,
@@ -323,11 +303,7 @@ impl Puzzle {
                 for row in c.index.chunks(c.width) {
                     let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
                     for &x in &row[..end] {
-                        buf.push(if x == NONE {
-                            b' '
-                        } else {
-                            b'0' + values[x as usize]
-                        });
+                        buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
                     }
                     buf.push(b'\n');
                 }
@@ -340,12 +316,7 @@ impl Puzzle {
 impl Canvas {
     /// The plain 9x9 grid seen as a canvas.
     pub fn single() -> Canvas {
-        Canvas {
-            width: 9,
-            height: 9,
-            index: (0..81).collect(),
-            grids: vec![(0, 0)],
-        }
+        Canvas { width: 9, height: 9, index: (0..81).collect(), grids: vec![(0, 0)] }
     }
 }
 
@@ -384,11 +355,7 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn new(data: &'a [u8]) -> Self {
         let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-        Lines {
-            data,
-            pos: 0,
-            number: 0,
-        }
+        Lines { data, pos: 0, number: 0 }
     }
 
     /// The next line and its 1-based number, without consuming it.
@@ -442,18 +409,11 @@ fn cell_value(b: u8) -> u8 {
 }
 
 fn is_spaced_row(line: &[u8]) -> bool {
-    line.len() == 17
-        && line
-            .iter()
-            .enumerate()
-            .all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
+    line.len() == 17 && line.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
 }
 
 fn is_count(line: &[u8]) -> bool {
-    let digits = line
-        .strip_prefix(b"-")
-        .or_else(|| line.strip_prefix(b"+"))
-        .unwrap_or(line);
+    let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
 }
 
@@ -507,12 +467,7 @@ impl<'a> Reader<'a> {
     }
 
     fn error(&self, line: usize, column: Option<usize>, message: String) -> InputError {
-        InputError {
-            case: self.case,
-            line,
-            column,
-            message,
-        }
+        InputError { case: self.case, line, column, message }
     }
 
     fn read_next(&mut self) -> Option<Result<Puzzle, InputError>> {
@@ -549,11 +504,7 @@ impl<'a> Reader<'a> {
         let (number, line) = match self.lines.peek() {
             Some(found) => found,
             None => {
-                let what = if self.lines.number == 0 {
-                    "is empty"
-                } else {
-                    "has only blank lines"
-                };
+                let what = if self.lines.number == 0 { "is empty" } else { "has only blank lines" };
                 return Err(self.error(
                     self.lines.next_number(),
                     None,
@@ -591,30 +542,14 @@ impl<'a> Reader<'a> {
         }
         if line[0] == b'-' && line[1..].iter().any(|&b| b != b'0') {
             let text = String::from_utf8_lossy(line);
-            return Err(self.error(
-                number,
-                Some(1),
-                format!("the number of cases must be 0 or more, found {text}"),
-            ));
+            return Err(self.error(number, Some(1), format!("the number of cases must be 0 or more, found {text}")));
         }
-        let digits = line
-            .strip_prefix(b"-")
-            .or_else(|| line.strip_prefix(b"+"))
-            .unwrap_or(line);
+        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
         let mut t: u64 = 0;
         for &d in digits {
-            t = match t
-                .checked_mul(10)
-                .and_then(|t| t.checked_add(u64::from(d - b'0')))
-            {
+            t = match t.checked_mul(10).and_then(|t| t.checked_add(u64::from(d - b'0'))) {
                 Some(t) => t,
-                None => {
-                    return Err(self.error(
-                        number,
-                        Some(1),
-                        "the number of cases is too large".into(),
-                    ))
-                }
+                None => return Err(self.error(number, Some(1), "the number of cases is too large".into())),
             };
         }
         self.remaining = Some(t);
@@ -633,11 +568,7 @@ impl<'a> Reader<'a> {
                     Some(t) => format!(" (line {} says there are {t} cases)", self.count_line),
                     None => String::new(),
                 };
-                let found = if self.lines.peek().is_some() {
-                    "'end'"
-                } else {
-                    "end of input"
-                };
+                let found = if self.lines.peek().is_some() { "'end'" } else { "end of input" };
                 return Err(self.error(
                     self.lines.next_number(),
                     None,
@@ -645,23 +576,19 @@ impl<'a> Reader<'a> {
                 ));
             }
         };
-        let spaced_tokens = first
-            .split(|&b| b == b' ')
-            .filter(|t| !t.is_empty())
-            .count();
+        let spaced_tokens = first.split(|&b| b == b' ').filter(|t| !t.is_empty()).count();
         let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
-        let shape =
-            if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
-                Shape::Spaced
-            } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
-                Shape::Line
-            } else if self.starts_canvas() {
-                Shape::Canvas(Canvas::single()) // placeholder; the real drawing is read below
-            } else if first.len() > 20 && !first.contains(&b' ') {
-                Shape::Line // a puzzle line with a typo: read it as such for a precise error
-            } else {
-                Shape::Rows
-            };
+        let shape = if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
+            Shape::Spaced
+        } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
+            Shape::Line
+        } else if self.starts_canvas() {
+            Shape::Canvas(Canvas::single()) // placeholder; the real drawing is read below
+        } else if first.len() > 20 && !first.contains(&b' ') {
+            Shape::Line // a puzzle line with a typo: read it as such for a precise error
+        } else {
+            Shape::Rows
+        };
         match shape {
             Shape::Line => self.read_line(start),
             Shape::Rows | Shape::Spaced => self.read_rows(start, shape),
@@ -689,11 +616,9 @@ impl<'a> Reader<'a> {
     fn check_cells(&self, number: usize, line: &[u8], expected: &str) -> Result<(), InputError> {
         match line.iter().position(|&b| !is_cell(b)) {
             None => Ok(()),
-            Some(i) => Err(self.error(
-                number,
-                Some(i + 1),
-                format!("expected {expected}, found {}", show_byte(line[i])),
-            )),
+            Some(i) => {
+                Err(self.error(number, Some(i + 1), format!("expected {expected}, found {}", show_byte(line[i]))))
+            }
         }
     }
 
@@ -701,19 +626,10 @@ impl<'a> Reader<'a> {
         let (_, line) = self.lines.next().unwrap_or((start, b""));
         self.check_cells(start, line, "a digit 1-9, '0' or '.'")?;
         if line.len() != 81 {
-            return Err(self.error(
-                start,
-                None,
-                format!("expected 81 cells, found {}", line.len()),
-            ));
+            return Err(self.error(start, None, format!("expected 81 cells, found {}", line.len())));
         }
         let givens = line.iter().map(|&b| cell_value(b)).collect();
-        Ok(Puzzle {
-            case: self.case,
-            line: start,
-            shape: Shape::Line,
-            givens,
-        })
+        Ok(Puzzle { case: self.case, line: start, shape: Shape::Line, givens })
     }
 
     fn read_rows(&mut self, start: usize, shape: Shape) -> Result<Puzzle, InputError> {
@@ -723,11 +639,7 @@ impl<'a> Reader<'a> {
                 Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
                 other => {
                     let number = other.map_or(self.lines.next_number(), |(n, _)| n);
-                    let found = if other.is_some() {
-                        "a blank line"
-                    } else {
-                        "end of input"
-                    };
+                    let found = if other.is_some() { "a blank line" } else { "end of input" };
                     return Err(self.error(
                         number,
                         None,
@@ -760,30 +672,18 @@ impl<'a> Reader<'a> {
                     return Err(self.error(
                         number,
                         None,
-                        format!(
-                            "expected 9 cells separated by single spaces, found {} cells",
-                            (line.len() + 1) / 2
-                        ),
+                        format!("expected 9 cells separated by single spaces, found {} cells", (line.len() + 1) / 2),
                     ));
                 }
             } else {
                 self.check_cells(number, line, "a digit 1-9, '0' or '.'")?;
                 if line.len() != 9 {
-                    return Err(self.error(
-                        number,
-                        None,
-                        format!("expected 9 cells, found {}", line.len()),
-                    ));
+                    return Err(self.error(number, None, format!("expected 9 cells, found {}", line.len())));
                 }
                 givens.extend(line.iter().map(|&b| cell_value(b)));
             }
         }
-        Ok(Puzzle {
-            case: self.case,
-            line: start,
-            shape,
-            givens,
-        })
+        Ok(Puzzle { case: self.case, line: start, shape, givens })
     }
 
     fn read_canvas(&mut self, start: usize) -> Result<Puzzle, InputError> {
@@ -799,10 +699,7 @@ impl<'a> Reader<'a> {
                 return Err(self.error(
                     number,
                     Some(i + 1),
-                    format!(
-                        "expected a digit 1-9, '0', '.' or a space, found {}",
-                        show_byte(line[i])
-                    ),
+                    format!("expected a digit 1-9, '0', '.' or a space, found {}", show_byte(line[i])),
                 ));
             }
             if line.len() > MAX_CANVAS_SIDE || rows.len() == MAX_CANVAS_SIDE {
@@ -859,18 +756,8 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let canvas = Canvas {
-            width,
-            height,
-            index,
-            grids,
-        };
-        Ok(Puzzle {
-            case: self.case,
-            line: start,
-            shape: Shape::Canvas(canvas),
-            givens,
-        })
+        let canvas = Canvas { width, height, index, grids };
+        Ok(Puzzle { case: self.case, line: start, shape: Shape::Canvas(canvas), givens })
     }
 }
 
@@ -936,12 +823,7 @@ impl Layout {
             peers.extend(list);
             peer_start.push(peers.len() as u32);
         }
-        Layout {
-            cells,
-            units,
-            peer_start,
-            peers,
-        }
+        Layout { cells, units, peer_start, peers }
     }
 }
 
@@ -965,11 +847,7 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Solver {
-        Solver {
-            layouts: Vec::new(),
-            states: Vec::new(),
-            queue: Vec::new(),
-        }
+        Solver { layouts: Vec::new(), states: Vec::new(), queue: Vec::new() }
     }
 
     /// The first solution found, one value per cell, or `None` when there is none.
@@ -1021,15 +899,7 @@ impl Solver {
             Goal::First => 1,
             Goal::Count(cap) => cap,
         };
-        let mut run = Run {
-            layout,
-            states: &mut self.states,
-            queue: &mut self.queue,
-            width,
-            found: 0,
-            cap,
-            solution,
-        };
+        let mut run = Run { layout, states: &mut self.states, queue: &mut self.queue, width, found: 0, cap, solution };
         run.dfs(0);
         run.found
     }
@@ -1048,11 +918,7 @@ struct Run<'a> {
 impl Run<'_> {
     fn dfs(&mut self, depth: usize) {
         let base = depth * self.width;
-        if !propagate(
-            self.layout,
-            &mut self.states[base..base + self.width],
-            self.queue,
-        ) {
+        if !propagate(self.layout, &mut self.states[base..base + self.width], self.queue) {
             self.queue.clear();
             return;
         }
@@ -1061,12 +927,7 @@ impl Run<'_> {
         if state[n] as usize == n {
             self.found += 1;
             if self.solution.is_none() {
-                *self.solution = Some(
-                    state[..n]
-                        .iter()
-                        .map(|&m| LOG2[(m & ALL) as usize] + 1)
-                        .collect(),
-                );
+                *self.solution = Some(state[..n].iter().map(|&m| LOG2[(m & ALL) as usize] + 1).collect());
             }
             return;
         }
@@ -1113,8 +974,7 @@ fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>) -> bool {
             }
             state[cell] = m | PLACED;
             state[n] += 1;
-            let peers = &layout.peers
-                [layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize];
+            let peers = &layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize];
             for &p in peers {
                 let pm = state[p as usize];
                 if pm & m != 0 {

@@ -1,0 +1,308 @@
+//! Both binaries from the outside: flags, exit codes 0/1/2/3, messages, and the harness
+//! behaviours that need real processes (watchdog, orphans, external checkers, JSON).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+
+fn sudoku() -> Command {
+    Command::new(assert_cmd::cargo::cargo_bin!("sudoku"))
+}
+
+fn judge() -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
+    cmd
+}
+
+/// Writes `files` (path, contents) under a fresh temporary folder.
+fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    dir
+}
+
+const SAMPLE: &str =
+    "1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+const SAMPLE_ANSWER: &str =
+    "143628579\n572139468\n986754231\n391542786\n468917352\n725863914\n237481695\n619275843\n854396127\n";
+
+// ----- sudoku -----
+
+#[test]
+fn sudoku_help_and_version() {
+    sudoku().arg("--help").assert().success().stdout(predicate::str::contains("Usage: sudoku [--count[=N]]"));
+    sudoku().arg("-V").assert().success().stdout(predicate::str::starts_with("sudoku 0."));
+}
+
+#[test]
+fn sudoku_bad_flags_exit_2() {
+    sudoku().arg("--fast").assert().code(2).stderr("sudoku: unknown argument '--fast'\nTry 'sudoku --help'.\n");
+    sudoku().arg("--count=0").assert().code(2).stderr(predicate::str::contains("needs a whole number N >= 1"));
+    sudoku().arg("--count=x").assert().code(2);
+}
+
+#[test]
+fn sudoku_solves_the_poj_sample() {
+    sudoku().write_stdin(SAMPLE).assert().success().stdout(SAMPLE_ANSWER).stderr("");
+}
+
+#[test]
+fn sudoku_answers_each_style_in_its_own_shape() {
+    let spaced: String =
+        SAMPLE.lines().skip(1).map(|l| l.chars().map(String::from).collect::<Vec<_>>().join(" ") + "\n").collect();
+    let out = sudoku().write_stdin(spaced).assert().success().get_output().stdout.clone();
+    insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
+    1 4 3 6 2 8 5 7 9
+    5 7 2 1 3 9 4 6 8
+    9 8 6 7 5 4 2 3 1
+    3 9 1 5 4 2 7 8 6
+    4 6 8 9 1 7 3 5 2
+    7 2 5 8 6 3 9 1 4
+    2 3 7 4 8 1 6 9 5
+    6 1 9 2 7 5 8 4 3
+    8 5 4 3 9 6 1 2 7
+    ");
+    let line: String = SAMPLE.lines().skip(1).collect::<String>().replace('0', ".");
+    sudoku()
+        .write_stdin(format!("# a comment\n{line}\n\n{line}\nend\nignored after end\n"))
+        .assert()
+        .success()
+        .stdout(format!("{0}\n{0}\n", SAMPLE_ANSWER.replace('\n', "")));
+}
+
+/// A plain backtracking counter, independent of the solver, to check `--count` against.
+fn naive_count(grid: &mut [u8; 81], cap: u64) -> u64 {
+    let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+    let (r, c) = (cell / 9, cell % 9);
+    let mut total = 0;
+    for d in 1..=9u8 {
+        let clash = (0..9).any(|k| {
+            grid[r * 9 + k] == d || grid[k * 9 + c] == d || grid[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] == d
+        });
+        if !clash {
+            grid[cell] = d;
+            total += naive_count(grid, cap - total);
+            grid[cell] = 0;
+            if total >= cap {
+                break;
+            }
+        }
+    }
+    total
+}
+
+#[test]
+fn count_is_exact_on_a_samurai_corner_grid() {
+    let canvas =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/samurai/seed/input.txt")).unwrap();
+    let corner: String = canvas.lines().take(9).map(|l| format!("{}\n", &l[..9])).collect();
+    let mut grid = [0u8; 81];
+    for (i, b) in corner.bytes().filter(u8::is_ascii_digit).enumerate() {
+        grid[i] = b - b'0';
+    }
+    let truth = naive_count(&mut grid, u64::MAX);
+    assert!(truth > 100, "a corner grid alone should have hundreds of solutions, found {truth}");
+    sudoku().arg("--count").write_stdin(format!("1\n{corner}")).assert().success().stdout(format!("{truth}\n"));
+    sudoku().arg("--count=100").write_stdin(format!("1\n{corner}")).assert().success().stdout("100\n");
+    // The whole Samurai has exactly one.
+    sudoku().arg("--count").write_stdin(canvas).assert().success().stdout("1\n");
+}
+
+#[test]
+fn no_solution_is_an_answer_and_rule_breaks_are_explained() {
+    let clash = SAMPLE.replacen("103000509", "113000509", 1);
+    sudoku()
+        .write_stdin(clash)
+        .assert()
+        .success()
+        .stdout("no solution\n")
+        .stderr(predicate::str::contains("1 at line 2, column 1 and 1 at line 2, column 2 share a row"));
+}
+
+/// xorshift, so the property test is reproducible.
+fn random_bytes(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            alphabet[(*seed % alphabet.len() as u64) as usize]
+        })
+        .collect()
+}
+
+#[test]
+fn random_input_never_panics_and_errors_say_where() {
+    use sudoku_judge::solver::{solve_all, Failure, Mode};
+    let all: Vec<u8> = (0..=255).collect();
+    let sudokuish = b"0123456789.. \n\n\r#-end";
+    let mut seed = 0x5eed_u64;
+    for round in 0..3000 {
+        let len = (round % 300) + 1;
+        let mut input = random_bytes(&mut seed, len, if round % 2 == 0 { &all } else { sudokuish });
+        if round % 3 == 0 {
+            // Start from a valid file and damage it, to get past the first line.
+            let mut valid = SAMPLE.as_bytes().to_vec();
+            let at = (seed as usize) % valid.len();
+            valid.splice(at..at, input.iter().copied().take(3));
+            input = valid;
+        }
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        match solve_all(&input, Mode::Count(1000), &mut out, &mut err) {
+            Ok(()) => {}
+            Err(Failure::Input(e)) => assert!(e.line >= 1 && !e.message.is_empty(), "{e}"),
+            Err(Failure::Io(e)) => panic!("no I/O can fail on a Vec: {e}"),
+        }
+    }
+}
+
+// ----- judge -----
+
+#[test]
+fn judge_help_documents_verdicts_and_exit_codes() {
+    judge().arg("--help").assert().success().stdout(
+        predicate::str::contains("Exit status: 0 every case passed").and(predicate::str::contains("--time-limit")),
+    );
+}
+
+#[test]
+fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
+    judge().args(["--time-limit", "2"]).assert().code(2).stderr(predicate::str::contains("like 2s, 1.5s or 1500ms"));
+    judge().args(["--memory-limit", "64 parsecs"]).assert().code(2).stderr(predicate::str::contains("64MiB"));
+    judge().args(["--jobs", "0"]).assert().code(2);
+    judge().arg("no/such/folder").assert().code(2).stderr(predicate::str::contains("no such file or folder"));
+    let empty = folder(&[("notes.md", "nothing here")]);
+    judge().arg(empty.path()).assert().code(2).stderr(predicate::str::contains("no cases found"));
+    judge().args(["--solver", "./no-such-solver"]).assert().code(2).stderr(predicate::str::contains("not found"));
+    judge().args(["--solver", "@nothing"]).assert().code(2).stderr(predicate::str::contains("use @sudoku or @fixture"));
+}
+
+#[test]
+fn judge_passes_the_bundled_harness_cases() {
+    judge().arg("cases/harness").assert().success().stdout(predicate::str::ends_with("13 passed, 0 failed\n"));
+}
+
+#[test]
+fn judge_shows_a_whitespace_visible_diff_and_exits_1() {
+    let dir = folder(&[("a/input.txt", "print 1  2\n"), ("a/expected.txt", "1 3\n")]);
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("-1·3\n+1··2").and(predicate::str::ends_with("0 passed, 1 failed\n")));
+}
+
+#[test]
+fn judge_orders_oj_pairs_naturally_and_skips_backups() {
+    let dir = folder(&[
+        ("sample-10.in", "print 10\n"),
+        ("sample-10.out", "10\n"),
+        ("sample-2.in", "print 2\n"),
+        ("sample-2.ans", "2\n"),
+        ("sample-1.in", "print 1\n"),
+        ("sample-1.out", "1\n"),
+        ("sample-3.in~", "exit 1\n"),
+        (".hidden.in", "exit 1\n"),
+    ]);
+    let out = judge().arg(dir.path()).args(["--solver", "@fixture"]).assert().success().get_output().stdout.clone();
+    let names: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["sample-1", "sample-2", "sample-10"]);
+}
+
+#[test]
+fn no_process_outlives_a_timed_out_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("child.pid");
+    let script = format!("orphan 60000 {}\nsleep 10000\n", pidfile.display());
+    let cases = folder(&[("tle/input.txt", &script), ("tle/case.toml", "time_limit = \"100ms\"\nexpect = \"TLE\"\n")]);
+    judge().arg(cases.path()).args(["--solver", "@fixture"]).assert().success();
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    let alive = Path::new(&format!("/proc/{}", pid.trim())).exists()
+        && !std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default().contains(") Z");
+    assert!(!alive, "the solver's child {pid} is still running");
+}
+
+#[test]
+fn external_checkers_speak_testlib() {
+    let dir = folder(&[
+        ("check.sh", "#!/bin/sh\n[ -f \"$1\" ] && [ -f \"$2\" ] && [ -f \"$3\" ] || exit 3\ngrep -q yes \"$2\" && exit 0\ngrep -q half \"$2\" && { echo 'points 0.5' >&2; exit 7; }\necho \"wanted yes in $ACTUAL_OUTPUT\" >&2\nexit 1\n"),
+        ("cases/ac/input.txt", "print yes\n"),
+        ("cases/wa/input.txt", "print no\n"),
+        ("cases/partial/input.txt", "print half\n"),
+    ]);
+    let checker = format!("sh {}", dir.path().join("check.sh").display());
+    let out = judge()
+        .arg(dir.path().join("cases"))
+        .args(["--solver", "@fixture", "--checker-cmd", &checker])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("ac       AC"), "{text}");
+    assert!(text.contains("the checker says WA: wanted yes in"), "{text}");
+    assert!(text.contains("partial points: points 0.5"), "{text}");
+}
+
+#[test]
+fn json_report_repeat_fail_fast_and_filter() {
+    let dir = folder(&[
+        ("1-bad/input.txt", "exit 4\n"),
+        ("2-good/input.txt", "print 1\n"),
+        ("2-good/expected.txt", "1\n"),
+        ("3-good/input.txt", "print 1\n"),
+        ("3-good/expected.txt", "1\n"),
+    ]);
+    let json = dir.path().join("report.json");
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture", "--repeat", "3", "--json"])
+        .arg(&json)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("RE").and(predicate::str::ends_with("2 passed, 1 failed\n")));
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(doc["summary"]["failed"], 1);
+    assert_eq!(doc["cases"][0]["verdict"], "RE");
+    assert_eq!(doc["cases"][0]["facts"]["exit_code"], 4);
+    assert_eq!(doc["cases"][1]["runs"], 3);
+    assert!(doc["cases"][1]["cpu_ms"]["median"].is_number());
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture", "--fail-fast"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::ends_with("0 passed, 1 failed, 2 skipped\n"));
+    judge().arg(dir.path()).args(["--solver", "@fixture", "--filter", "good"]).assert().success();
+    judge().arg(dir.path()).args(["--solver", "@fixture", "--json", "/no/such/dir/r.json"]).assert().code(3);
+}
+
+#[test]
+fn the_default_solver_judges_a_sudoku_case() {
+    let dir = folder(&[
+        ("s/input.txt", SAMPLE),
+        ("s/expected.txt", SAMPLE_ANSWER),
+        ("s/case.toml", "checker = \"sudoku\"\n"),
+    ]);
+    judge().arg(dir.path()).assert().success().stdout(predicate::str::contains("s     AC"));
+    // `cat` echoes the input: its first line "1" is not a grid row, so the shape is wrong.
+    judge()
+        .arg(dir.path())
+        .args(["--", "cat"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("output line 1: expected 9 cells, found 1"));
+}
