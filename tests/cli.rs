@@ -306,3 +306,30 @@ fn the_default_solver_judges_a_sudoku_case() {
         .code(1)
         .stdout(predicate::str::contains("output line 1: expected 9 cells, found 1"));
 }
+
+#[test]
+fn the_fast_and_generic_engines_count_alike() {
+    use sudoku_judge::solver::{Canvas, Puzzle, Reader, Shape, Solver};
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/poj2676/top1465-t10/input.txt"))
+            .unwrap();
+    let mut reader = Reader::new(text.as_bytes());
+    let mut solver = Solver::new();
+    let mut seed = 7u64;
+    let mut compared = 0;
+    while let Some(Ok(puzzle)) = reader.next_case() {
+        // Open up the puzzle a little at a time, so that it gets many solutions.
+        let mut givens = puzzle.givens.clone();
+        for round in 0..6 {
+            let generic = Puzzle { shape: Shape::Canvas(Canvas::single()), givens: givens.clone(), ..puzzle.clone() };
+            let plain = Puzzle { givens: givens.clone(), ..puzzle.clone() };
+            assert_eq!(solver.count(&plain, 5000), solver.count(&generic, 5000), "case {} round {round}", puzzle.case);
+            compared += 1;
+            for _ in 0..3 {
+                let gone = random_bytes(&mut seed, 1, &(0..81).collect::<Vec<u8>>())[0] as usize;
+                givens[gone] = 0;
+            }
+        }
+    }
+    assert_eq!(compared, 60);
+}
