@@ -821,6 +821,9 @@ struct Layout {
     units: Vec<[u16; 9]>,
     peer_start: Vec<u32>,
     peers: Vec<u16>,
+    /// The units each cell belongs to: `cell_units[unit_start[c]..unit_start[c + 1]]`.
+    unit_start: Vec<u32>,
+    cell_units: Vec<u16>,
 }
 
 impl Layout {
@@ -828,8 +831,10 @@ impl Layout {
         units.sort_unstable();
         units.dedup();
         let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cells];
-        for unit in &units {
+        let mut memberships: Vec<Vec<u16>> = vec![Vec::new(); cells];
+        for (k, unit) in units.iter().enumerate() {
             for &a in unit {
+                memberships[a as usize].push(k as u16);
                 for &b in unit {
                     if a != b {
                         lists[a as usize].push(b);
@@ -845,7 +850,20 @@ impl Layout {
             peers.extend(list);
             peer_start.push(peers.len() as u32);
         }
-        Layout { cells, units, peer_start, peers }
+        let mut unit_start = vec![0u32];
+        let mut cell_units = Vec::new();
+        for list in memberships {
+            cell_units.extend(list);
+            unit_start.push(cell_units.len() as u32);
+        }
+        Layout { cells, units, peer_start, peers, unit_start, cell_units }
+    }
+
+    /// Marks every unit of `cell` as worth another look for hidden singles.
+    fn touch(&self, cell: usize, dirty: &mut [u64]) {
+        for &u in &self.cell_units[self.unit_start[cell] as usize..self.unit_start[cell + 1] as usize] {
+            dirty[u as usize / 64] |= 1 << (u % 64);
+        }
     }
 }
 
@@ -854,6 +872,8 @@ pub struct Solver {
     layouts: Vec<(Shape, Layout)>,
     states: Vec<u16>,
     queue: Vec<u16>,
+    /// Units to scan for hidden singles, one bit each.
+    dirty: Vec<u64>,
 }
 
 enum Goal {
@@ -869,7 +889,7 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Solver {
-        Solver { layouts: Vec::new(), states: Vec::new(), queue: Vec::new() }
+        Solver { layouts: Vec::new(), states: Vec::new(), queue: Vec::new(), dirty: Vec::new() }
     }
 
     /// The first solution found, one value per cell, or `None` when there is none.
@@ -930,7 +950,19 @@ impl Solver {
             Goal::First => 1,
             Goal::Count(cap) => cap,
         };
-        let mut run = Run { layout, states: &mut self.states, queue: &mut self.queue, width, found: 0, cap, solution };
+        // At the root every unit needs a look; below, only those a guess disturbs.
+        self.dirty.clear();
+        self.dirty.resize((layout.units.len() + 63) / 64, u64::MAX);
+        let mut run = Run {
+            layout,
+            states: &mut self.states,
+            queue: &mut self.queue,
+            dirty: &mut self.dirty,
+            width,
+            found: 0,
+            cap,
+            solution,
+        };
         run.dfs(0);
         run.found
     }
@@ -940,6 +972,7 @@ struct Run<'a> {
     layout: &'a Layout,
     states: &'a mut Vec<u16>,
     queue: &'a mut Vec<u16>,
+    dirty: &'a mut Vec<u64>,
     width: usize,
     found: u64,
     cap: u64,
@@ -949,7 +982,7 @@ struct Run<'a> {
 impl Run<'_> {
     fn dfs(&mut self, depth: usize) {
         let base = depth * self.width;
-        if !propagate(self.layout, &mut self.states[base..base + self.width], self.queue) {
+        if !propagate(self.layout, &mut self.states[base..base + self.width], self.queue, self.dirty) {
             self.queue.clear();
             return;
         }
@@ -985,14 +1018,19 @@ impl Run<'_> {
             tail[..self.width].copy_from_slice(&head[base..]);
             tail[best] = bit;
             self.queue.push(best as u16);
+            self.dirty.iter_mut().for_each(|w| *w = 0);
+            self.layout.touch(best, self.dirty);
             self.dfs(depth + 1);
         }
     }
 }
 
 /// Naked and hidden singles until nothing changes. Returns false on a contradiction.
-fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>) -> bool {
+/// Hidden singles are looked for only in units marked in `dirty`: those with a cell that
+/// lost a candidate since they were last scanned.
+fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>, dirty: &mut [u64]) -> bool {
     let n = layout.cells;
+    let mut word = 0;
     loop {
         while let Some(cell) = queue.pop() {
             let cell = cell as usize;
@@ -1017,6 +1055,7 @@ fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>) -> bool {
                         return false;
                     }
                     state[p as usize] = left;
+                    layout.touch(p as usize, dirty);
                     if left & (left - 1) == 0 {
                         queue.push(p);
                     }
@@ -1026,38 +1065,46 @@ fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>) -> bool {
         if state[n] as usize == n {
             return true;
         }
-        let mut changed = false;
-        for unit in &layout.units {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in unit {
-                let m = state[c as usize] & ALL;
-                twice |= once & m;
-                once |= m;
+        // The next dirty unit, searching on from where the last one was found.
+        while word < dirty.len() && dirty[word] == 0 {
+            word += 1;
+        }
+        if word == dirty.len() {
+            if dirty.iter().all(|&w| w == 0) {
+                return true;
             }
-            if once != ALL {
-                return false; // some digit has no place left in this unit
-            }
-            let hidden = once & !twice;
-            if hidden == 0 {
-                continue;
-            }
-            for &c in unit {
-                let m = state[c as usize];
-                if m & PLACED == 0 && m & hidden != 0 {
-                    let only = m & hidden;
-                    if only & (only - 1) != 0 {
-                        return false; // one cell is the only place for two digits
-                    }
-                    if m != only {
-                        state[c as usize] = only;
-                        queue.push(c);
-                        changed = true;
-                    }
+            word = 0;
+            continue;
+        }
+        let u = word * 64 + dirty[word].trailing_zeros() as usize;
+        dirty[word] &= dirty[word] - 1;
+        let Some(unit) = layout.units.get(u) else { continue };
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in unit {
+            let m = state[c as usize] & ALL;
+            twice |= once & m;
+            once |= m;
+        }
+        if once != ALL {
+            return false; // some digit has no place left in this unit
+        }
+        let hidden = once & !twice;
+        if hidden == 0 {
+            continue;
+        }
+        for &c in unit {
+            let m = state[c as usize];
+            if m & PLACED == 0 && m & hidden != 0 {
+                let only = m & hidden;
+                if only & (only - 1) != 0 {
+                    return false; // one cell is the only place for two digits
+                }
+                if m != only {
+                    state[c as usize] = only;
+                    layout.touch(c as usize, dirty);
+                    queue.push(c);
                 }
             }
-        }
-        if !changed {
-            return true;
         }
     }
 }

@@ -1,0 +1,171 @@
+//! Solver benchmark: µs per puzzle and puzzles per second, whole process and in-process, on
+//! every public set in ../shared/data and the Samurai cases, against a plain MRV baseline in
+//! the same run. Figures are medians of several runs; compare them as ratios within one run
+//! (these machines are shared and noisy). `cargo bench --bench solver` (add `-- --quick` for
+//! one run per figure and smaller baseline samples).
+//!
+//! Whole process = the built `sudoku` binary reading the set from stdin and writing every
+//! answer, timed by CPU time (user + system) and peak RSS from the harness's own wait4-based
+//! runner. Each output is validated by the `sudoku` checker before its figure counts.
+
+#[path = "support/baseline.rs"]
+mod baseline;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use sudoku_judge::exec::{self, Program};
+use sudoku_judge::limits::Limits;
+use sudoku_judge::solver::{Puzzle, Reader, Solver};
+use sudoku_judge::sudoku_check;
+use sudoku_judge::verdict::CheckOutcome;
+
+/// (file, short name, target whole-process µs a puzzle from the issue, if any)
+const SETS: [(&str, &str, Option<f64>); 5] = [
+    ("puzzles2_17_clue", "17-clue", Some(1.8)),
+    ("puzzles3_magictour_top1465", "top1465", None),
+    ("puzzles5_forum_hardest_1905_11+", "forum hardest 11+", Some(25.0)),
+    ("puzzles6_forum_hardest_1106", "forum hardest 1106", None),
+    ("puzzles7_serg_benchmark", "serg (multi-solution)", None),
+];
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn puzzles(input: &[u8]) -> Vec<Puzzle> {
+    let mut reader = Reader::new(input);
+    std::iter::from_fn(|| reader.next_case()).map(|p| p.expect("benchmark sets are well-formed")).collect()
+}
+
+/// Whole process: (median CPU ms, peak RSS KiB, whether the RSS figure is exact).
+fn whole_process(sudoku: &Path, file: &Path, runs: usize) -> (f64, u64, bool) {
+    let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
+    let limits = Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30 };
+    let mut cpu = Vec::new();
+    let mut peak = (0, true);
+    for _ in 0..runs {
+        let facts = exec::run(&program, file, &limits);
+        assert_eq!(facts.exit_code, Some(0), "sudoku failed on {}", file.display());
+        // Read the input only now, and drop it and the output before the next run.
+        let input = std::fs::read(file).expect("readable set");
+        assert_eq!(
+            sudoku_check::check(&input, &facts.stdout, None),
+            CheckOutcome::Accepted,
+            "wrong answers on {}",
+            file.display()
+        );
+        cpu.push(facts.cpu_ms);
+        peak = peak.max((facts.peak_rss_kib, facts.peak_rss_exact));
+    }
+    (median(cpu), peak.0, peak.1)
+}
+
+/// In-process: median µs a puzzle over `runs` runs of solving every puzzle.
+fn in_process(all: &[Puzzle], runs: usize) -> f64 {
+    let mut solver = Solver::new();
+    let times = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            for p in all {
+                std::hint::black_box(solver.solve(std::hint::black_box(p)));
+            }
+            start.elapsed().as_secs_f64() * 1e6 / all.len() as f64
+        })
+        .collect();
+    median(times)
+}
+
+/// The baseline on the same puzzles: median µs a puzzle.
+fn baseline_us(all: &[Puzzle], runs: usize) -> f64 {
+    let times = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            for p in all {
+                let mut grid = [0u8; 81];
+                grid.copy_from_slice(&p.givens);
+                assert!(baseline::solve(&mut grid), "the baseline found no solution");
+            }
+            start.elapsed().as_secs_f64() * 1e6 / all.len() as f64
+        })
+        .collect();
+    median(times)
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = root.join("../shared/data");
+    if !data.is_dir() {
+        println!("no ../shared/data beside the repository: nothing to measure");
+        return;
+    }
+    let sudoku = PathBuf::from(env!("CARGO_BIN_EXE_sudoku"));
+    let runs = if quick { 1 } else { 5 };
+    let sample = if quick { 20 } else { 200 };
+
+    // Whole-process runs first, while this process is small: a child's ru_maxrss can never
+    // be below its parent's RSS at fork, so a small parent keeps the memory figures exact.
+    let whole: Vec<(f64, u64, bool)> =
+        SETS.iter().map(|(file, _, _)| whole_process(&sudoku, &data.join(file), runs)).collect();
+    let samurai_files: Vec<PathBuf> = {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(root.join("cases/samurai"))
+            .expect("cases/samurai")
+            .flatten()
+            .map(|e| e.path().join("input.txt"))
+            .collect();
+        v.sort();
+        v
+    };
+    let samurai_whole: Vec<f64> = samurai_files.iter().map(|f| whole_process(&sudoku, f, runs).0 * 1000.0).collect();
+
+    println!("runs per figure: {runs} (median); baseline sample: every Nth puzzle, {sample} per set\n");
+    println!("| set | puzzles | whole process µs/puzzle | puzzles/s | peak RSS | input + 4 MiB | in-process µs/puzzle | baseline µs/puzzle | ours on the same sample | speedup | target |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for ((file, name, target), (cpu_ms, rss, exact)) in SETS.iter().zip(whole) {
+        let input = std::fs::read(data.join(file)).expect("readable set");
+        let all = puzzles(&input);
+        let n = all.len();
+        let per_puzzle = cpu_ms * 1000.0 / n as f64;
+        let inproc = in_process(&all, runs);
+        let step = (n / sample).max(1);
+        let subset: Vec<Puzzle> = all.iter().step_by(step).take(sample).cloned().collect();
+        let base = baseline_us(&subset, runs.min(3));
+        let ours = in_process(&subset, runs);
+        let budget = input.len() as u64 / 1024 + 4096;
+        let verdict = match target {
+            Some(t) if per_puzzle <= *t => format!("≤ {t} µs: met"),
+            Some(t) => format!("≤ {t} µs: not met ({:.1}x over)", per_puzzle / t),
+            None => "-".into(),
+        };
+        println!(
+            "| {name} | {n} | {per_puzzle:.2} | {:.0} | {}{:.1} MiB | {:.1} MiB | {inproc:.2} | {base:.1} | {ours:.2} | {:.0}x | {verdict} |",
+            1e6 / per_puzzle,
+            if exact { "" } else { "≤" },
+            rss as f64 / 1024.0,
+            budget as f64 / 1024.0,
+            base / ours,
+        );
+    }
+    let samurai: Vec<Puzzle> = samurai_files.iter().flat_map(|f| puzzles(&std::fs::read(f).unwrap())).collect();
+    let samurai_in: Vec<f64> = samurai
+        .iter()
+        .map(|p| {
+            let mut solver = Solver::new();
+            let start = Instant::now();
+            for _ in 0..runs {
+                assert!(solver.solve(p).is_some());
+            }
+            start.elapsed().as_secs_f64() * 1e6 / runs as f64
+        })
+        .collect();
+    let worst_in = samurai_in.iter().copied().fold(0.0, f64::max);
+    println!(
+        "| Samurai (cases/samurai) | {} | {:.0} (whole process, median puzzle; worst {:.0}) | - | - | - | {:.0} (median; worst {worst_in:.0}) | - | - | - | < 1000 µs: {} |",
+        samurai.len(),
+        median(samurai_whole.clone()),
+        samurai_whole.iter().copied().fold(0.0, f64::max),
+        median(samurai_in),
+        if worst_in < 1000.0 { "met" } else { "not met" },
+    );
+}
