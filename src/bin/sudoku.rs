@@ -1114,8 +1114,8 @@ fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>, dirty: &m
 // the cells where it may still go (placed cells included). A placement is a dozen AND-NOTs;
 // naked singles come from bit-sliced counters over the nine digits; every digit-band is
 // shrunk with one table lookup that keeps only the row-to-box permutations still possible
-// in that band (pointing, claiming, and the row and box rules at once); columns get
-// bit-sliced hidden singles. Guesses go to a cell with two candidates when there is one.
+// in that band (pointing, claiming, and the row and box rules at once); rows and columns get
+// hidden singles (box hidden singles were measured to cost more than they save). Guesses go to a cell with two candidates when there is one.
 // ---------------------------------------------------------------------------------------
 
 /// For each cell of a band, the other cells of its row and box within the band.
@@ -1145,9 +1145,6 @@ const COLUMN: [u32; 9] = {
     }
     t
 };
-
-/// The nine cells of box `k` within a band.
-const BOX: [u32; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
 
 /// For a row's 9 bits, which of its three 3-cell segments (one per box) are non-empty.
 const SEGMENTS: [u32; 512] = {
@@ -1204,6 +1201,8 @@ struct Board {
     open: [u32; 3],
     /// Digit-bands changed since the digit rules last looked at them: bit `3 * d + b`.
     dirty: u32,
+    /// Bands changed since naked singles last looked at them: bit `b`.
+    touched: u32,
 }
 
 /// Why propagation stopped early: the board cannot be completed.
@@ -1211,7 +1210,7 @@ struct Contradiction;
 
 impl Board {
     fn new() -> Board {
-        Board { pos: [[0x7FF_FFFF; 3]; 9], open: [0x7FF_FFFF; 3], dirty: 0o777_777_777 }
+        Board { pos: [[0x7FF_FFFF; 3]; 9], open: [0x7FF_FFFF; 3], dirty: 0o777_777_777, touched: 7 }
     }
 
     /// Places digit `d` (0-based) in bit `i` of band `b`.
@@ -1234,15 +1233,18 @@ impl Board {
         }
         self.open[b] &= !bit;
         self.dirty |= dirty | (1 << (3 * d + b));
+        self.touched |= 1 << b | (dirty >> (3 * d)) & 7;
         Ok(())
     }
 
-    /// Naked singles; true when it placed anything.
+    /// Naked singles, placed a band at a time; true when it placed anything.
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut placed = false;
+        let bands = self.touched;
+        self.touched = 0;
         for b in 0..3 {
             let open = self.open[b];
-            if open == 0 {
+            if open == 0 || bands & (1 << b) == 0 {
                 continue;
             }
             let (mut once, mut twice) = (0u32, 0u32);
@@ -1258,20 +1260,47 @@ impl Board {
             if singles == 0 {
                 continue;
             }
+            // Every single cell keeps only its own digit; each digit then loses the band
+            // peers and the columns of its new cells.
+            let mut dirty = 0;
             for d in 0..9 {
-                let mut s = singles & self.pos[d][b];
-                while s != 0 {
-                    let i = s.trailing_zeros();
-                    s &= s - 1;
-                    self.place(d, b, i)?;
-                    placed = true;
+                let band = self.pos[d][b];
+                let own = band & singles;
+                if band & singles != own || own != 0 {
+                    dirty |= 1 << (3 * d + b);
+                }
+                if own == 0 {
+                    self.pos[d][b] = band & !singles;
+                    continue;
+                }
+                let (mut peers, mut cells) = (0u32, own);
+                while cells != 0 {
+                    peers |= BAND_PEERS[cells.trailing_zeros() as usize];
+                    cells &= cells - 1;
+                }
+                if peers & own != 0 {
+                    return Err(Contradiction); // two cells of one row or box need the same digit
+                }
+                self.pos[d][b] = band & !peers & !(singles & !own);
+                let columns = (own | own >> 9 | own >> 18) & 0x1FF;
+                let column_cells = columns | columns << 9 | columns << 18;
+                for other in [(b + 1) % 3, (b + 2) % 3] {
+                    if self.pos[d][other] & column_cells != 0 {
+                        self.pos[d][other] &= !column_cells;
+                        dirty |= 1 << (3 * d + other);
+                        self.touched |= 1 << other;
+                    }
                 }
             }
+            self.open[b] &= !singles;
+            self.dirty |= dirty;
+            self.touched |= 1 << b;
+            placed = true;
         }
         Ok(placed)
     }
 
-    /// Band shrinking and hidden singles in rows, boxes and columns for every digit; true
+    /// Band shrinking and hidden singles in rows and columns for every dirty digit; true
     /// when it changed anything.
     fn digit_rules(&mut self) -> Result<bool, Contradiction> {
         let mut changed = false;
@@ -1304,6 +1333,7 @@ impl Board {
                 let shrunk = p & keep;
                 if shrunk != p {
                     self.pos[d][b] = shrunk;
+                    self.touched |= 1 << b;
                     // Its cells lost a candidate: the other digits of the band may now be
                     // naked singles, and this digit's columns changed.
                     changed = true;
@@ -1316,17 +1346,6 @@ impl Board {
                     let row = shrunk & (0x1FF << (9 * r));
                     if row & (row - 1) == 0 && row & open != 0 {
                         self.place(d, b, row.trailing_zeros())?;
-                        changed = true;
-                    }
-                }
-                let shrunk = self.pos[d][b];
-                for bx in BOX {
-                    let cells = shrunk & bx;
-                    if cells == 0 {
-                        return Err(Contradiction);
-                    }
-                    if cells & (cells - 1) == 0 && cells & self.open[b] != 0 {
-                        self.place(d, b, cells.trailing_zeros())?;
                         changed = true;
                     }
                 }
@@ -1343,7 +1362,10 @@ impl Board {
             if once != 0x1FF {
                 return Err(Contradiction);
             }
-            let mut singles = once & !twice;
+            // Columns where the digit is placed are single already: skip them.
+            let placed =
+                (self.pos[d][0] & !self.open[0]) | (self.pos[d][1] & !self.open[1]) | (self.pos[d][2] & !self.open[2]);
+            let mut singles = once & !twice & !(placed | placed >> 9 | placed >> 18);
             while singles != 0 {
                 let c = singles.trailing_zeros() as usize;
                 singles &= singles - 1;
@@ -1447,6 +1469,8 @@ fn search9(board: &mut Board, found: &mut u64, cap: u64, first: &mut Option<Vec<
             return;
         }
         board.pos[d][b] &= !bit;
+        board.dirty |= 1 << (3 * d + b);
+        board.touched |= 1 << b;
     }
 }
 
