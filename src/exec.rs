@@ -7,12 +7,14 @@
 //! `WNOWAIT`), kill what is left of its group while its PID is still ours, then reap it with
 //! `wait4`, the only exact per-child source of CPU time and peak RSS.
 //!
-//! One trap: a child's `ru_maxrss` is at least the resident size of the parent at fork time
-//! (fork and vfork alike carry it over into the child's high-water mark through exec). So
-//! `wait4`'s figure is exact only when it exceeds our own RSS at spawn; at or below that, it
-//! is an upper bound on the child's true peak, and is flagged as such. Either way MLE is
-//! exact for any limit above our own few MiB. (Sampling the child's VmHWM from /proc was
-//! tried and dropped: a solver that runs for a millisecond ends between samples.)
+//! One trap: a child's `ru_maxrss` starts from the parent's memory: exec carries the old
+//! address space's high-water mark into it (with posix_spawn that is our *peak* RSS, with
+//! fork our current one). So before each spawn we hand freed heap back (`malloc_trim`) and
+//! reset our own peak (`/proc/self/clear_refs`), and after it we read our peak again: that is
+//! the floor. `wait4`'s figure is exact when above the floor; at or below it, it is an upper
+//! bound on the child's true peak, flagged as such. Either way MLE is exact for any limit
+//! above our own few MiB. (Sampling the child's VmHWM from /proc was tried and dropped: a
+//! solver that runs for a millisecond ends between samples.)
 
 use crate::limits::Limits;
 use std::ffi::OsString;
@@ -91,25 +93,9 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     for (k, v) in &program.env {
         command.env(k, v);
     }
-    let cpu_backstop = limits.wall_limit().as_secs() + 1;
-    // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit { rlim_cur: cpu_backstop, rlim_max: cpu_backstop + 1 };
-            libc::setrlimit(libc::RLIMIT_CPU, &limit);
-            Ok(())
-        });
-    }
-    // Hand freed heap back to the OS first: the child inherits our resident size into its
-    // ru_maxrss, so the smaller we are, the more often its figure is exact.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of this process's allocator.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-    let floor_kib = own_resident_kib();
     let start = Instant::now();
-    let mut child = match command.spawn() {
+    let (spawned, floor_kib) = spawn_measured(&mut command);
+    let mut child = match spawned {
         Ok(c) => c,
         Err(e) => {
             let name = Path::new(&program.program).display();
@@ -117,6 +103,12 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
         }
     };
     let pid = child.id() as i32;
+    // The CPU backstop is set from here rather than in a pre_exec hook: a hook forces a full
+    // fork, where without one std spawns with posix_spawn, about half a millisecond cheaper.
+    let cpu_backstop = limits.wall_limit().as_secs() + 1;
+    let limit = libc::rlimit { rlim_cur: cpu_backstop, rlim_max: cpu_backstop + 1 };
+    // SAFETY: prlimit reads `limit` and writes nothing back (null old-limit pointer).
+    unsafe { libc::prlimit(pid, libc::RLIMIT_CPU, &limit, std::ptr::null_mut()) };
     let group = Arc::new(Group { pid, alive: Mutex::new(true) });
     let overflow = Arc::new(AtomicBool::new(false));
 
@@ -270,7 +262,22 @@ fn status_kib(pid: i32, key: &str) -> Option<u64> {
     line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
 }
 
-/// Our own resident size in KiB: what a child inherits into its `ru_maxrss`.
-fn own_resident_kib() -> u64 {
-    status_kib(std::process::id() as i32, "VmRSS:").unwrap_or(0)
+/// Spawns `command` with our own memory footprint as small as we can make it, and returns
+/// the floor its `ru_maxrss` inherited (see the module doc). Spawns are serialised so that
+/// parallel jobs cannot reset our peak between another job's spawn and its reading.
+fn spawn_measured(command: &mut std::process::Command) -> (std::io::Result<std::process::Child>, u64) {
+    static SPAWN: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = SPAWN.lock().unwrap_or_else(|p| p.into_inner());
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of this process's allocator.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+    // "5" resets our peak RSS to the current RSS; if it fails, the floor below is just higher.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let child = command.spawn();
+    // Our peak only grows until the next reset, so reading it now gives at least what the
+    // child inherited.
+    let floor = status_kib(std::process::id() as i32, "VmHWM:").unwrap_or(u64::MAX);
+    (child, floor)
 }
