@@ -1312,10 +1312,10 @@ impl Board {
             let d = (todo.trailing_zeros() / 3) as usize;
             let bands = (todo >> (3 * d)) & 7;
             todo &= !(7 << (3 * d));
-            for b in 0..3 {
-                if bands & (1 << b) == 0 {
-                    continue;
-                }
+            let mut bands = bands;
+            while bands != 0 {
+                let b = bands.trailing_zeros() as usize;
+                bands &= bands - 1;
                 let p = self.pos[d][b];
                 if p & self.open[b] == 0 {
                     continue; // placed in all three rows of the band: nothing to learn
@@ -1342,12 +1342,20 @@ impl Board {
                 if shrunk & open == 0 {
                     continue; // the digit is placed in this band already
                 }
+                // Rows where exactly one unplaced cell is left for the digit, found without a
+                // branch per row: most of the time there are none.
+                let unplaced = shrunk & open;
+                let mut single_rows = 0;
                 for r in 0..3 {
-                    let row = shrunk & (0x1FF << (9 * r));
-                    if row & (row - 1) == 0 && row & open != 0 {
-                        self.place(d, b, row.trailing_zeros())?;
-                        changed = true;
-                    }
+                    let row = (unplaced >> (9 * r)) & 0x1FF;
+                    single_rows |= u32::from(row != 0 && row & (row - 1) == 0) << r;
+                }
+                while single_rows != 0 {
+                    let r = single_rows.trailing_zeros();
+                    single_rows &= single_rows - 1;
+                    let row = unplaced & (0x1FF << (9 * r));
+                    self.place(d, b, row.trailing_zeros())?;
+                    changed = true;
                 }
             }
             // Columns: count the digit's places in each column over the nine rows.
