@@ -26,19 +26,7 @@ fn main() {
     let case = discover(&[root.join("cases/poj2676/sample")]).expect("the sample case").remove(0);
     let input = case.input.clone().expect("input.txt");
     let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
-    let options = Options {
-        solver: program.clone(),
-        builtin_exe: judge.to_path_buf(),
-        time_limit: None,
-        memory_kib: None,
-        output_bytes: None,
-        checker: None,
-        jobs: 1,
-        repeat: 1,
-        filter: None,
-        fail_fast: false,
-        keep_output: false,
-    };
+    let options = Options { keep_output: false, ..Options::new(program.clone(), judge.to_path_buf()) };
     let (mut bare, mut run, mut full) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
         let start = Instant::now();

@@ -103,8 +103,6 @@ impl Cli {
             (None, None) => None,
         };
         Ok(Options {
-            solver,
-            builtin_exe,
             time_limit: self.time_limit,
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
@@ -113,7 +111,7 @@ impl Cli {
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             fail_fast: self.fail_fast,
-            keep_output: false,
+            ..Options::new(solver, builtin_exe)
         })
     }
 }

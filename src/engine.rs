@@ -32,6 +32,26 @@ pub struct Options {
     pub keep_output: bool,
 }
 
+impl Options {
+    /// Options with the defaults of the command line: one job, one run, no filter, limits
+    /// and checker from each case's `case.toml`.
+    pub fn new(solver: Program, builtin_exe: PathBuf) -> Options {
+        Options {
+            solver,
+            builtin_exe,
+            time_limit: None,
+            memory_kib: None,
+            output_bytes: None,
+            checker: None,
+            jobs: 1,
+            repeat: 1,
+            filter: None,
+            fail_fast: false,
+            keep_output: false,
+        }
+    }
+}
+
 /// Min, median and max over the repeats of one case.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Spread {
@@ -62,9 +82,17 @@ pub struct CaseResult {
     pub diff: Option<(Vec<u8>, Vec<u8>)>,
 }
 
+/// Whether `verdict` passes `case`: the verdict its `case.toml` expects, or else AC or OK.
+fn passes(case: &Case, verdict: Verdict) -> bool {
+    match case.config.expect {
+        Some(expected) => verdict == expected,
+        None => verdict.is_pass(),
+    }
+}
+
 impl CaseResult {
     fn without_run(case: &Case, limits: Limits, verdict: Verdict, detail: String) -> CaseResult {
-        let passed = case.config.expect == Some(verdict);
+        let passed = passes(case, verdict);
         CaseResult {
             name: case.name.clone(),
             verdict,
@@ -163,23 +191,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let tl = limits.time.as_secs_f64() * 1000.0;
     let warning = (verdict.is_pass() && facts.cpu_ms >= 0.9 * tl)
         .then(|| format!("{:.0} ms is within 10% of the {tl:.0} ms time limit", facts.cpu_ms));
-    let passed = match case.config.expect {
-        Some(expected) => verdict == expected,
-        None => verdict.is_pass(),
-    };
     CaseResult {
-        name: case.name.clone(),
-        verdict,
-        expected_verdict: case.config.expect,
-        passed,
-        detail,
-        limits,
         facts: if options.keep_output { facts } else { Facts { stdout: Vec::new(), ..facts } },
         runs: options.repeat.max(1),
         cpu_ms,
         wall_ms,
         warning,
         diff,
+        ..CaseResult::without_run(case, limits, verdict, detail)
     }
 }
 

@@ -22,17 +22,11 @@ fn options() -> Options {
     let judge = assert_cmd::cargo::cargo_bin!("judge");
     let sudoku = assert_cmd::cargo::cargo_bin!("sudoku");
     Options {
-        solver: engine::from_words(&[sudoku.display().to_string()], judge).expect("solver path"),
-        builtin_exe: judge.to_path_buf(),
-        time_limit: None,
-        memory_kib: None,
-        output_bytes: None,
-        checker: None,
-        jobs: 1,
-        repeat: 1,
-        filter: None,
-        fail_fast: false,
         keep_output: true,
+        ..Options::new(
+            engine::from_words(&[sudoku.display().to_string()], judge).expect("solver path"),
+            judge.to_path_buf(),
+        )
     }
 }
 

@@ -2,25 +2,8 @@
 //! the fewest candidates (MRV), candidates from row/column/box masks, a popcount table and
 //! a log2 table, and nothing else (no propagation).
 
-const ONES: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut i = 0;
-    while i < 512 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
-const LOG2: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut i = 1;
-    while i < 512 {
-        t[i] = (i as u32).trailing_zeros() as u8;
-        i += 1;
-    }
-    t
-};
+// The popcount and log2 tables are the solver file's own: one definition in the crate.
+use sudoku_judge::solver::{LOG2, ONES};
 
 struct Grid {
     cells: [u8; 81],

@@ -794,7 +794,7 @@ const ALL: u16 = 0x1FF;
 const PLACED: u16 = 0x200;
 
 /// `ONES[m]` = number of set bits of a 9-bit mask.
-const ONES: [u8; 512] = {
+pub const ONES: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut i = 0;
     while i < 512 {
@@ -805,7 +805,7 @@ const ONES: [u8; 512] = {
 };
 
 /// `LOG2[m]` = index of the set bit of a one-bit 9-bit mask (lowest bit when several).
-const LOG2: [u8; 512] = {
+pub const LOG2: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut i = 1;
     while i < 512 {
