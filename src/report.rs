@@ -41,6 +41,10 @@ pub fn table(results: &[CaseResult], style: Style) -> String {
         if let Some(w) = &r.warning {
             note = format!("warning: {w}");
         }
+        if r.runs > 1 {
+            let spread = format!("cpu {:.1}-{:.1} ms over {} runs", r.cpu_ms.min, r.cpu_ms.max, r.runs);
+            note = if note.is_empty() { spread } else { format!("{spread}; {note}") };
+        }
         let ran = r.runs > 0;
         let num = |v: f64| if ran { format!("{v:.1}") } else { "-".into() };
         let bound = if r.facts.peak_rss_exact { "" } else { "≤" };

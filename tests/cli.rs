@@ -333,3 +333,43 @@ fn the_fast_and_generic_engines_count_alike() {
     }
     assert_eq!(compared, 60);
 }
+
+#[test]
+fn checker_output_limit_color_stderr_limit_and_jobs_flags() {
+    let dir = folder(&[
+        ("a/input.txt", "print 1\nstderr 0123456789abcdef\nexit 0\n"),
+        ("a/expected.txt", "1\r\n"),
+        ("b/input.txt", "flood 1\n"),
+    ]);
+    // lines (the default) ignores the CR in the expected file; exact does not.
+    judge().arg(dir.path()).args(["--solver", "@fixture", "--filter", "a"]).assert().success();
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture", "--filter", "a", "--checker", "exact", "--stderr-limit", "4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("PE").and(predicate::str::contains("stderr:\n0123\n... 13 more bytes")));
+    judge()
+        .args(["--checker", "fuzzy"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("use lines, exact, tokens or sudoku"));
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture", "--filter", "b", "--output-limit", "64KiB"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("OLE"));
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture", "--filter", "a", "--color", "always"])
+        .assert()
+        .stdout(predicate::str::contains("\x1b[32mAC"));
+    judge()
+        .arg(dir.path())
+        .args(["--solver", "@fixture", "--jobs", "2", "--repeat", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("timings are noisier"))
+        .stdout(predicate::str::contains("over 2 runs"));
+}
