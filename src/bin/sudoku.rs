@@ -144,22 +144,28 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
     let mut solver = Solver::new();
     while let Some(case) = reader.next_case() {
         let puzzle = case.map_err(Failure::Input)?;
-        let conflict = puzzle.first_conflict();
-        if let Some(c) = &conflict {
-            let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
-        }
+        // Both engines reject clashing givens by themselves, so the clash is looked for (to
+        // explain it) only when there is no solution.
+        let explain = |notes: &mut E| {
+            if let Some(c) = puzzle.first_conflict() {
+                let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
+            }
+        };
         match mode {
             Mode::Count(cap) => {
-                let n = if conflict.is_some() { 0 } else { solver.count(&puzzle, cap) };
+                let n = solver.count(&puzzle, cap);
+                if n == 0 {
+                    explain(notes);
+                }
                 writeln!(out, "{n}")?;
             }
-            Mode::Solve => {
-                let solution = if conflict.is_some() { None } else { solver.solve(&puzzle) };
-                match solution {
-                    Some(values) => puzzle.write_answer(&values, out)?,
-                    None => out.write_all(b"no solution\n")?,
+            Mode::Solve => match solver.solve(&puzzle) {
+                Some(values) => puzzle.write_answer(&values, out)?,
+                None => {
+                    explain(notes);
+                    out.write_all(b"no solution\n")?;
                 }
-            }
+            },
         }
     }
     Ok(())
@@ -256,9 +262,6 @@ impl Puzzle {
 
     /// The first pair of equal givens in one unit, described for a person.
     pub fn first_conflict(&self) -> Option<String> {
-        if !matches!(self.shape, Shape::Canvas(_)) && grid_is_consistent(&self.givens) {
-            return None; // the common case, checked without building the units
-        }
         for (k, unit) in self.units().iter().enumerate() {
             let mut seen = [usize::MAX; 10];
             for &cell in unit {
@@ -283,53 +286,40 @@ impl Puzzle {
 
     /// Writes `values` (one per cell) in the shape of the input.
     pub fn write_answer<W: Write>(&self, values: &[u8], out: &mut W) -> io::Result<()> {
-        let mut buf = Vec::with_capacity(values.len() * 2 + 32);
-        match &self.shape {
-            Shape::Rows | Shape::Line => {
-                for (i, &v) in values.iter().enumerate() {
-                    buf.push(b'0' + v);
-                    if self.shape == Shape::Rows && i % 9 == 8 {
-                        buf.push(b'\n');
-                    }
+        if let Shape::Canvas(c) = &self.shape {
+            let mut buf = Vec::with_capacity(c.index.len() + c.height);
+            for row in c.index.chunks(c.width) {
+                let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
+                for &x in &row[..end] {
+                    buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
                 }
-                if self.shape == Shape::Line {
-                    buf.push(b'\n');
-                }
+                buf.push(b'\n');
             }
-            Shape::Spaced => {
-                for (i, &v) in values.iter().enumerate() {
-                    buf.push(b'0' + v);
-                    buf.push(if i % 9 == 8 { b'\n' } else { b' ' });
-                }
-            }
-            Shape::Canvas(c) => {
-                for row in c.index.chunks(c.width) {
-                    let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
-                    for &x in &row[..end] {
-                        buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
-                    }
-                    buf.push(b'\n');
-                }
+            return out.write_all(&buf);
+        }
+        // Plain grids: at most 81 digits and 81 separators, on the stack.
+        let mut buf = [0u8; 162];
+        let mut n = 0;
+        for (i, &v) in values.iter().enumerate() {
+            buf[n] = b'0' + v;
+            n += 1;
+            let end_of_row = i % 9 == 8;
+            let separator = match self.shape {
+                Shape::Rows if end_of_row => Some(b'\n'),
+                Shape::Spaced => Some(if end_of_row { b'\n' } else { b' ' }),
+                _ => None,
+            };
+            if let Some(sep) = separator {
+                buf[n] = sep;
+                n += 1;
             }
         }
-        out.write_all(&buf)
+        if self.shape == Shape::Line {
+            buf[n] = b'\n';
+            n += 1;
+        }
+        out.write_all(&buf[..n])
     }
-}
-
-/// Whether the givens of a plain 9x9 grid repeat no digit in a row, column or box.
-fn grid_is_consistent(givens: &[u8]) -> bool {
-    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    let mut clash = 0;
-    for (i, &v) in givens.iter().enumerate() {
-        // A blank (0) maps to no bit, so it needs no branch of its own.
-        let (r, c, bit) = (i / 9, i % 9, (1u16 << (v & 15)) & !1);
-        let bx = r / 3 * 3 + c / 3;
-        clash |= (rows[r] | cols[c] | boxes[bx]) & bit;
-        rows[r] |= bit;
-        cols[c] |= bit;
-        boxes[bx] |= bit;
-    }
-    clash == 0
 }
 
 impl Canvas {
