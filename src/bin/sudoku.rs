@@ -1247,18 +1247,19 @@ impl Board {
             if singles == 0 {
                 continue;
             }
-            // Every single cell keeps only its own digit; each digit then loses the band
-            // peers and the columns of its new cells.
+            // A single cell has exactly one candidate digit, so only the digits that own a
+            // single change: each loses the band peers and the columns of its new cells.
+            // Gathering those digits first avoids a hard-to-predict branch per digit.
+            let mut owners = 0u32;
+            for (d, digit) in self.pos.iter().enumerate() {
+                owners |= u32::from(digit[b] & singles != 0) << d;
+            }
             let mut dirty = 0;
-            for d in 0..9 {
-                let band = self.pos[d][b];
-                let own = band & singles;
-                // Changed if it had any of the single cells, its own or another digit's.
-                dirty |= u32::from(own | (band & singles) != 0) << (3 * d + b);
-                if own == 0 {
-                    self.pos[d][b] = band & !singles;
-                    continue;
-                }
+            while owners != 0 {
+                let d = owners.trailing_zeros() as usize;
+                owners &= owners - 1;
+                let own = self.pos[d][b] & singles;
+                dirty |= 1 << (3 * d + b);
                 let (mut peers, mut cells) = (0u32, own);
                 while cells != 0 {
                     peers |= BAND_PEERS[cells.trailing_zeros() as usize];
@@ -1267,7 +1268,7 @@ impl Board {
                 if peers & own != 0 {
                     return Err(Contradiction); // two cells of one row or box need the same digit
                 }
-                self.pos[d][b] = band & !peers & !(singles & !own);
+                self.pos[d][b] &= !peers;
                 let columns = (own | own >> 9 | own >> 18) & 0x1FF;
                 let column_cells = columns | columns << 9 | columns << 18;
                 for other in [(b + 1) % 3, (b + 2) % 3] {
