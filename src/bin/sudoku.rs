@@ -587,21 +587,16 @@ impl<'a> Reader<'a> {
         };
         let spaced_tokens = first.split(|&b| b == b' ').filter(|t| !t.is_empty()).count();
         let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
-        let shape = if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
-            Shape::Spaced
+        if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
+            self.read_rows(start, Shape::Spaced)
         } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
-            Shape::Line
+            self.read_line(start)
         } else if self.starts_canvas() {
-            Shape::Canvas(Canvas::single()) // placeholder; the real drawing is read below
+            self.read_canvas(start)
         } else if first.len() > 20 && !first.contains(&b' ') {
-            Shape::Line // a puzzle line with a typo: read it as such for a precise error
+            self.read_line(start) // a puzzle line with a typo: read it as such for a precise error
         } else {
-            Shape::Rows
-        };
-        match shape {
-            Shape::Line => self.read_line(start),
-            Shape::Rows | Shape::Spaced => self.read_rows(start, shape),
-            Shape::Canvas(_) => self.read_canvas(start),
+            self.read_rows(start, Shape::Rows)
         }
     }
 
@@ -1102,7 +1097,8 @@ fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>, dirty: &m
 // naked singles come from bit-sliced counters over the nine digits; every digit-band is
 // shrunk with one table lookup that keeps only the row-to-box permutations still possible
 // in that band (pointing, claiming, and the row and box rules at once); rows and columns get
-// hidden singles (box hidden singles were measured to cost more than they save). Guesses go to a cell with two candidates when there is one.
+// hidden singles (box hidden singles were measured to cost more than they save). Guesses go
+// to a cell with two candidates when there is one.
 // ---------------------------------------------------------------------------------------
 
 /// For each cell of a band, the other cells of its row and box within the band.
