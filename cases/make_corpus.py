@@ -19,6 +19,45 @@ SHARED = os.path.join(ROOT, "..", "shared")
 CASES = os.path.join(ROOT, "cases")
 SOLVER = os.path.join(ROOT, "target", "release", "sudoku")
 
+# Random sparse canvases (non-clashing givens) found by the fuzzing of the canvas search.
+SPARSE_SAMURAI = """\
+002000000   000000000
+000000004   000090000
+000000290   000000006
+000000705   000004008
+000400000   000000000
+000000000   071000000
+000000000000000030000
+000000100052000000700
+000000000000030052000
+      000000000
+      000000000
+      700000000
+000000000000002000080
+000460000000000000000
+000000500000000008000
+000000000   000000000
+004000100   008000000
+050000000   000900000
+010000000   000000500
+000600000   000000040
+000020000   000040067
+"""
+SPARSE_BUTTERFLY = """\
+000400000007
+000000000500
+000500000000
+000700000000
+000000000000
+400000000000
+604000000000
+000900000100
+000000210000
+000007000840
+920030000000
+000000000000
+"""
+
 SETS = {
     "17clue": "puzzles2_17_clue",
     "top1465": "puzzles3_magictour_top1465",
@@ -128,6 +167,14 @@ def main():
         for i, p in enumerate(pick(key, n, offset=13), 1):
             case(f"grid/{key}-spaced-{i}", rows(p, "0", " "))
     case("grid/two-grids-blank-line", rows(pick("top1465", 1, 17)[0]) + "\n" + rows(pick("forum11", 1, 17)[0]))
+
+    # Sparse puzzles that once stalled the solver for seconds to minutes. Their answers
+    # ('no solution' for two of them) were confirmed by a SAT encoding, and tests/cases.rs
+    # proves every 'no solution' again by an exhaustive count.
+    sparse = "000000009000000003000000000217000900000700000009000210600000000000000040000000060"
+    case("poj2676/sparse-no-solution-t5", "5\n" + rows(sparse) * 5, expected="no solution\n" * 5)
+    case("samurai/sparse-no-solution", SPARSE_SAMURAI, expected="no solution\n")
+    case("gattai/butterfly-sparse", SPARSE_BUTTERFLY)
 
     # Samurai and other gattai, generated and proven unique with `sudoku --count`.
     for name in sorted(os.listdir(gattai_dir)):

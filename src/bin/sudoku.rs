@@ -806,10 +806,28 @@ struct Layout {
     /// The units each cell belongs to: `cell_units[unit_start[c]..unit_start[c + 1]]`.
     unit_start: Vec<u32>,
     cell_units: Vec<u16>,
+    /// The 81 cells of each 9x9 grid, row by row, for checking a grid on the fast board.
+    grids: Vec<[u16; 81]>,
+    /// Cells in two grids or more: the only ones the search branches on.
+    shared: Vec<u16>,
+    /// For each cell, its first grid and its place in that grid.
+    home: Vec<(u16, u8)>,
 }
 
 impl Layout {
     fn new(cells: usize, mut units: Vec<[u16; 9]>) -> Layout {
+        // Units come row, column, box per grid row: every 27 units are one grid, whose
+        // rows (every third unit) list its 81 cells in reading order.
+        let grids: Vec<[u16; 81]> = units
+            .chunks(27)
+            .map(|g| {
+                let mut cells = [0u16; 81];
+                for (k, row) in g.iter().step_by(3).enumerate() {
+                    cells[9 * k..9 * k + 9].copy_from_slice(row);
+                }
+                cells
+            })
+            .collect();
         units.sort_unstable();
         units.dedup();
         let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cells];
@@ -838,7 +856,18 @@ impl Layout {
             cell_units.extend(list);
             unit_start.push(cell_units.len() as u32);
         }
-        Layout { cells, units, peer_start, peers, unit_start, cell_units }
+        let mut home = vec![(u16::MAX, 0u8); cells];
+        let mut in_grids = vec![0u8; cells];
+        for (g, grid) in grids.iter().enumerate() {
+            for (i, &cell) in grid.iter().enumerate() {
+                in_grids[cell as usize] += 1;
+                if home[cell as usize].0 == u16::MAX {
+                    home[cell as usize] = (g as u16, i as u8);
+                }
+            }
+        }
+        let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
+        Layout { cells, units, peer_start, peers, unit_start, cell_units, grids, shared, home }
     }
 
     /// Marks every unit of `cell` as worth another look for hidden singles.
@@ -944,6 +973,7 @@ impl Solver {
             found: 0,
             cap,
             solution,
+            grid_values: Vec::new(),
         };
         run.dfs(0);
         run.found
@@ -959,51 +989,231 @@ struct Run<'a> {
     found: u64,
     cap: u64,
     solution: &'a mut Option<Vec<u8>>,
+    /// One solution of each grid under the current candidates, from the last grid check.
+    grid_values: Vec<Vec<u8>>,
 }
 
 impl Run<'_> {
+    /// Grids interact only through the cells they share. So the search branches on shared
+    /// cells alone: once every one is fixed and each grid is proven solvable on its own, the
+    /// grids' own solutions make up the canvas's, and the number of solutions is the product
+    /// of the grids' counts.
     fn dfs(&mut self, depth: usize) {
         let base = depth * self.width;
-        if !propagate(self.layout, &mut self.states[base..base + self.width], self.queue, self.dirty) {
-            self.queue.clear();
-            return;
-        }
-        let n = self.layout.cells;
-        let state = &self.states[base..base + self.width];
-        if state[n] as usize == n {
-            self.found += 1;
-            if self.solution.is_none() {
-                *self.solution = Some(state[..n].iter().map(|&m| LOG2[(m & ALL) as usize] + 1).collect());
+        // Generic singles, then every grid on the fast board, until neither finds more. The
+        // grid check is what keeps the search from wandering in one region of a canvas while
+        // another grid has already lost every solution.
+        loop {
+            let state = &mut self.states[base..base + self.width];
+            if !propagate(self.layout, state, self.queue, self.dirty) {
+                self.queue.clear();
+                return;
             }
-            return;
+            match check_grids(self.layout, state, self.queue, self.dirty, &mut self.grid_values) {
+                None => {
+                    self.queue.clear();
+                    return;
+                }
+                Some(false) => break,
+                Some(true) => {}
+            }
         }
-        // MRV: the unplaced cell with the fewest candidates; two is the best we can hope for.
-        let mut best = usize::MAX;
-        let mut best_count = 10;
-        for (i, &m) in state[..n].iter().enumerate() {
-            if m & PLACED == 0 && ONES[m as usize] < best_count {
-                best = i;
-                best_count = ONES[m as usize];
-                if best_count <= 2 {
+        let Some(choices) = self.pick(base) else {
+            self.leaf(base);
+            return;
+        };
+        if self.states.len() < base + 2 * self.width {
+            self.states.resize(base + 2 * self.width, 0);
+        }
+        for (cell, bit) in choices {
+            if self.found >= self.cap {
+                break;
+            }
+            let (head, tail) = self.states.split_at_mut(base + self.width);
+            tail[..self.width].copy_from_slice(&head[base..]);
+            if tail[cell as usize] & bit == 0 {
+                continue;
+            }
+            tail[cell as usize] = bit;
+            self.queue.push(cell);
+            self.dirty.iter_mut().for_each(|w| *w = 0);
+            self.layout.touch(cell as usize, self.dirty);
+            self.dfs(depth + 1);
+        }
+    }
+
+    /// The branches of the next guess, as (cell, digit bit) pairs of which exactly one holds
+    /// in any solution: the candidates of the shared cell with the fewest, or the places of
+    /// a digit in the unit where it has the fewest, whichever are fewer (as dancing links
+    /// chooses). `None` once every shared cell is fixed. The value a cell has in its grid's
+    /// solution goes first: where the canvas has a solution, it often leads straight there.
+    fn pick(&self, base: usize) -> Option<Vec<(u16, u16)>> {
+        let state = &self.states[base..base + self.width];
+        let layout = self.layout;
+        let (mut best, mut fewest) = (usize::MAX, 10);
+        for &i in &layout.shared {
+            let count = ONES[(state[i as usize] & ALL) as usize];
+            if count >= 2 && count < fewest {
+                (best, fewest) = (i as usize, count);
+                if count == 2 {
                     break;
                 }
             }
         }
-        let mut options = state[best];
-        if self.states.len() < base + 2 * self.width {
-            self.states.resize(base + 2 * self.width, 0);
+        if best == usize::MAX {
+            return None;
         }
-        while options != 0 && self.found < self.cap {
-            let bit = options & options.wrapping_neg();
-            options &= !bit;
-            let (head, tail) = self.states.split_at_mut(base + self.width);
-            tail[..self.width].copy_from_slice(&head[base..]);
-            tail[best] = bit;
-            self.queue.push(best as u16);
-            self.dirty.iter_mut().for_each(|w| *w = 0);
-            self.layout.touch(best, self.dirty);
-            self.dfs(depth + 1);
+        let hinted = |cell: usize| {
+            let (g, at) = layout.home[cell];
+            1u16 << (self.grid_values[g as usize][at as usize] - 1)
+        };
+        if fewest > 2 {
+            let mut place: Option<(usize, u16)> = None;
+            for (u, unit) in layout.units.iter().enumerate() {
+                // Digits with at least one, two, three, four open places in the unit.
+                let (mut c0, mut c1, mut c2, mut c3) = (0u16, 0u16, 0u16, 0u16);
+                for &c in unit {
+                    let m = state[c as usize];
+                    let m = if m & PLACED != 0 { 0 } else { m & ALL };
+                    c3 |= c2 & m;
+                    c2 |= c1 & m;
+                    c1 |= c0 & m;
+                    c0 |= m;
+                }
+                let (two, three) = (c1 & !c2, c2 & !c3);
+                let pick = if two != 0 && fewest > 2 {
+                    Some((two, 2))
+                } else if three != 0 && fewest > 3 {
+                    Some((three, 3))
+                } else {
+                    None
+                };
+                if let Some((digits, n)) = pick {
+                    place = Some((u, digits & digits.wrapping_neg()));
+                    fewest = n;
+                    if n == 2 {
+                        break;
+                    }
+                }
+            }
+            if let Some((u, bit)) = place {
+                let mut cells: Vec<(u16, u16)> = layout.units[u]
+                    .iter()
+                    .filter(|&&c| state[c as usize] & PLACED == 0 && state[c as usize] & bit != 0)
+                    .map(|&c| (c, bit))
+                    .collect();
+                if let Some(k) = cells.iter().position(|&(c, _)| hinted(c as usize) == bit) {
+                    cells.swap(0, k);
+                }
+                if cells.len() == fewest as usize {
+                    return Some(cells);
+                }
+            }
         }
+        let all = state[best] & ALL;
+        let hint = hinted(best) & all;
+        let mut choices = Vec::with_capacity(fewest as usize);
+        let mut rest = all & !hint;
+        if hint != 0 {
+            choices.push((best as u16, hint));
+        }
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= !bit;
+            choices.push((best as u16, bit));
+        }
+        Some(choices)
+    }
+
+    /// Every shared cell is fixed and every grid has a solution: the grids are independent.
+    fn leaf(&mut self, base: usize) {
+        if self.solution.is_none() {
+            let mut values = vec![0u8; self.layout.cells];
+            for (grid, solved) in self.layout.grids.iter().zip(&self.grid_values) {
+                for (&cell, &v) in grid.iter().zip(solved) {
+                    values[cell as usize] = v;
+                }
+            }
+            *self.solution = Some(values);
+        }
+        let left = self.cap - self.found;
+        if left == 1 {
+            self.found += 1;
+            return;
+        }
+        let state = &self.states[base..base + self.width];
+        let mut product: u64 = 1;
+        for grid in &self.layout.grids {
+            // The grid's fixed cells alone: a plain puzzle, whose search behaves (see
+            // `check_grids`), and whose completions are exactly the canvas's here, since
+            // every cell the grid shares is fixed.
+            let mut board = Board::from_candidates(|i| fixed(state[grid[i] as usize]));
+            let mut n = 0;
+            search9(&mut board, &mut n, left, &mut Some(Vec::new()), &mut { u64::MAX });
+            // Capped factors keep the capped product exact: min(product, left) is the same
+            // whether each factor is capped at `left` or not.
+            product = product.saturating_mul(n).min(left);
+        }
+        self.found += product;
+    }
+}
+
+/// Checks every 9x9 grid of the layout on its own with the fast engine: its rules narrow the
+/// candidates (written back, with the narrowed cells queued and their units marked), and a
+/// search proves that the grid still has a solution, kept in `solutions`. `None` on a
+/// contradiction; otherwise whether any candidate was removed.
+fn check_grids(
+    layout: &Layout,
+    state: &mut [u16],
+    queue: &mut Vec<u16>,
+    dirty: &mut [u64],
+    solutions: &mut Vec<Vec<u8>>,
+) -> Option<bool> {
+    let mut changed = false;
+    solutions.resize(layout.grids.len(), Vec::new());
+    for (grid, solution) in layout.grids.iter().zip(solutions.iter_mut()) {
+        let mut board = Board::from_candidates(|i| state[grid[i] as usize] & ALL);
+        board.propagate().ok()?;
+        for (i, &cell) in grid.iter().enumerate() {
+            let m = state[cell as usize];
+            let narrowed = m & board.candidates(i);
+            if narrowed != m & ALL {
+                if narrowed == 0 || m & PLACED != 0 {
+                    return None;
+                }
+                state[cell as usize] = narrowed;
+                layout.touch(cell as usize, dirty);
+                if narrowed & (narrowed - 1) == 0 {
+                    queue.push(cell);
+                }
+                changed = true;
+            }
+        }
+        let (mut found, mut first, mut budget) = (0, None, GRID_CHECK_NODES);
+        search9(&mut board, &mut found, 1, &mut first, &mut budget);
+        if found == 0 && budget == 0 {
+            // Every elimination the canvas made can turn a grid into a puzzle that singles
+            // and guesses explore very badly (millions of nodes where its fixed cells alone
+            // need thirty). Past the budget, ask the weaker question on the fixed cells.
+            let mut plain = Board::from_candidates(|i| fixed(state[grid[i] as usize]));
+            search9(&mut plain, &mut found, 1, &mut first, &mut { u64::MAX });
+        }
+        *solution = first?;
+    }
+    Some(changed)
+}
+
+/// Nodes a grid check may search with the canvas's candidates before it falls back to the
+/// grid's fixed cells.
+const GRID_CHECK_NODES: u64 = 1000;
+
+/// A cell's candidates if it is fixed, otherwise every digit.
+fn fixed(m: u16) -> u16 {
+    let m = m & ALL;
+    if m & (m - 1) == 0 {
+        m
+    } else {
+        ALL
     }
 }
 
@@ -1196,6 +1406,31 @@ impl Board {
         Board { pos: [[0x7FF_FFFF; 3]; 9], open: [0x7FF_FFFF; 3], dirty: 0o777_777_777, touched: 7 }
     }
 
+    /// A board whose 81 cells (reading order) have the candidates `mask(i)` (bit d: digit
+    /// d + 1), every cell open: propagation places the cells left with one candidate.
+    fn from_candidates(mask: impl Fn(usize) -> u16) -> Board {
+        let mut board = Board { pos: [[0; 3]; 9], ..Board::new() };
+        for i in 0..81 {
+            let mut m = mask(i);
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                board.pos[d][i / 27] |= 1 << (i % 27);
+            }
+        }
+        board
+    }
+
+    /// The candidates of cell `i` (reading order) as a 9-bit mask.
+    fn candidates(&self, i: usize) -> u16 {
+        let (b, bit) = (i / 27, i % 27);
+        let mut m = 0u16;
+        for (d, digit) in self.pos.iter().enumerate() {
+            m |= (((digit[b] >> bit) & 1) as u16) << d;
+        }
+        m
+    }
+
     /// Places digit `d` (0-based) in bit `i` of band `b`.
     fn place(&mut self, d: usize, b: usize, i: u32) -> Result<(), Contradiction> {
         let bit = 1u32 << i;
@@ -1382,30 +1617,77 @@ impl Board {
         }
     }
 
-    /// A cell to guess on (band, bit) with as few candidates as possible; `None` when solved.
-    fn pick(&self) -> Option<(usize, u32)> {
-        let mut fallback = None;
-        for b in 0..3 {
-            let open = self.open[b];
+    /// A guess (digit, band, bit) where the fewest choices are left, or `None` when a cell
+    /// has no digit. Like dancing links, it weighs both ways of seeing the board: a cell's
+    /// candidates, and a digit's places in a row, column or box. Cells alone let a sparse
+    /// puzzle with no solution cost millions of nodes; places cut such searches to hundreds.
+    /// Places are only counted when no cell has two candidates, the common case being cheap.
+    fn pick(&self) -> Option<(usize, usize, u32)> {
+        let (mut b, mut i, mut fewest) = (0, 0, 10);
+        for band in 0..3 {
+            let open = self.open[band];
             if open == 0 {
                 continue;
             }
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            // Four bit-sliced counters: the number of candidates of every cell of the band.
+            let (mut c0, mut c1, mut c2, mut c3) = (0u32, 0u32, 0u32, 0u32);
             for digit in &self.pos {
-                let m = digit[b] & open;
-                thrice |= twice & m;
-                twice |= once & m;
-                once |= m;
+                let m = digit[band] & open;
+                let k0 = c0 & m;
+                c0 ^= m;
+                let k1 = c1 & k0;
+                c1 ^= k0;
+                c3 |= c2 & k1;
+                c2 ^= k1;
             }
-            let two = open & twice & !thrice;
-            if two != 0 {
-                return Some((b, two.trailing_zeros()));
+            let exactly = |k: u32| {
+                let plane = |bit: u32, p: u32| if k >> bit & 1 == 1 { p } else { !p };
+                open & plane(0, c0) & plane(1, c1) & plane(2, c2) & plane(3, c3)
+            };
+            if let Some(k) = (2..fewest).find(|&k| exactly(k) != 0) {
+                (b, i, fewest) = (band, exactly(k).trailing_zeros(), k);
             }
-            if fallback.is_none() {
-                fallback = Some((b, open.trailing_zeros()));
+            if fewest == 2 {
+                break;
             }
         }
-        fallback
+        if fewest == 10 {
+            return None;
+        }
+        let d = self.pos.iter().position(|digit| digit[b] >> i & 1 != 0)?;
+        let mut choice = (d, b, i);
+        if fewest > 2 {
+            self.fewest_places(&mut choice, fewest);
+        }
+        Some(choice)
+    }
+
+    /// Replaces `choice` by the first open place of a digit in the row, column or box where
+    /// it has the fewest open places, when that is fewer than `fewest` (and at least two).
+    fn fewest_places(&self, choice: &mut (usize, usize, u32), mut fewest: u32) {
+        const BOX: u32 = 0x7 | 0x7 << 9 | 0x7 << 18;
+        for (d, digit) in self.pos.iter().enumerate() {
+            let free = [digit[0] & self.open[0], digit[1] & self.open[1], digit[2] & self.open[2]];
+            for (b, &f) in free.iter().enumerate() {
+                for k in 0..3 {
+                    for places in [f & 0x1FF << (9 * k), f & BOX << (3 * k)] {
+                        let n = places.count_ones();
+                        if n >= 2 && n < fewest {
+                            fewest = n;
+                            *choice = (d, b, places.trailing_zeros());
+                        }
+                    }
+                }
+            }
+            for column in COLUMN {
+                let n: u32 = free.iter().map(|f| (f & column).count_ones()).sum();
+                if n >= 2 && n < fewest {
+                    fewest = n;
+                    let b = free.iter().position(|f| f & column != 0).unwrap_or(0);
+                    *choice = (d, b, (free[b] & column).trailing_zeros());
+                }
+            }
+        }
     }
 
     fn values(&self) -> Vec<u8> {
@@ -1425,28 +1707,30 @@ impl Board {
 }
 
 /// Depth-first search on the fast board: counts solutions up to `cap`, keeping the first.
-/// Binary branching: the picked cell takes its lowest candidate (recursively), or it does
-/// not (this loop), so every solution is met exactly once.
-fn search9(board: &mut Board, found: &mut u64, cap: u64, first: &mut Option<Vec<u8>>) {
+/// Binary branching: the picked digit goes in the picked cell (recursively), or it does not
+/// (this loop), so every solution is met exactly once.
+/// The search gives up when `budget` nodes are spent (it is left at 0 then).
+fn search9(board: &mut Board, found: &mut u64, cap: u64, first: &mut Option<Vec<u8>>, budget: &mut u64) {
     loop {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
         if board.propagate().is_err() {
             return;
         }
-        let Some((b, i)) = board.pick() else {
+        if board.open == [0; 3] {
             *found += 1;
             if first.is_none() {
                 *first = Some(board.values());
             }
             return;
-        };
+        }
+        let Some((d, b, i)) = board.pick() else { return };
         let bit = 1u32 << i;
-        let d = match board.pos.iter().position(|digit| digit[b] & bit != 0) {
-            Some(d) => d,
-            None => return,
-        };
         let mut next = *board;
         if next.place(d, b, i).is_ok() {
-            search9(&mut next, found, cap, first);
+            search9(&mut next, found, cap, first, budget);
         }
         if *found >= cap {
             return;
@@ -1478,6 +1762,6 @@ fn fast9(givens: &[u8], cap: u64) -> (u64, Option<Vec<u8>>) {
         }
     }
     let (mut found, mut first) = (0, None);
-    search9(&mut board, &mut found, cap, &mut first);
+    search9(&mut board, &mut found, cap, &mut first, &mut { u64::MAX });
     (found, first)
 }
