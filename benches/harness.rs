@@ -1,6 +1,6 @@
 //! The harness's own cost per case: the same solver on the same case, spawned bare (std's
-//! `Command::output`, stdin from the file), through `exec::run` (process group, watchdog,
-//! wait4, capped capture), and through `engine::run_case` (all of that plus reading the case
+//! `Command::output`, stdin from the file), through `exec::run` (launcher, watchdog over
+//! the process tree, capped capture), and through `engine::run_case` (all of that plus reading the case
 //! and the `sudoku` checker). Runs are interleaved so drift hits all three alike; medians.
 //! `cargo bench --bench harness` (add `-- --quick` for fewer runs).
 
@@ -23,6 +23,7 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sudoku = Path::new(env!("CARGO_BIN_EXE_sudoku"));
     let judge = Path::new(env!("CARGO_BIN_EXE_judge"));
+    exec::use_launcher(judge);
     let case = discover(&[root.join("cases/poj2676/sample")]).expect("the sample case").remove(0);
     let input = case.input.clone().expect("input.txt");
     let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
@@ -54,7 +55,7 @@ fn main() {
     println!("| path | µs per case | over a bare spawn |");
     println!("|---|---:|---:|");
     println!("| bare spawn (`Command::output`) | {bare:.0} | - |");
-    println!("| `exec::run` (group, watchdog, wait4, capture) | {run:.0} | {:+.0} µs |", run - bare);
+    println!("| `exec::run` (launcher, tree watchdog, capture) | {run:.0} | {:+.0} µs |", run - bare);
     println!("| `engine::run_case` (+ reading the case, sudoku checker) | {full:.0} | {:+.0} µs |", full - bare);
     println!("\ntarget: at most 1000 µs of overhead a case: {}", if full - bare <= 1000.0 { "met" } else { "not met" });
 }

@@ -41,7 +41,7 @@ fn puzzles(input: &[u8]) -> Vec<Puzzle> {
 /// Whole process: (median CPU ms, peak RSS KiB, whether the RSS figure is exact).
 fn whole_process(sudoku: &Path, file: &Path, runs: usize) -> (f64, u64, bool) {
     let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
-    let limits = Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30 };
+    let limits = Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30, wall_factor: 1 };
     let mut cpu = Vec::new();
     // Each run's figure is the true peak or an upper bound on it (see exec): the smallest is
     // the tightest, and exact if any run's was.
@@ -74,7 +74,7 @@ fn peak_memory(sudoku: &Path, file: &Path) -> (u64, bool) {
         args: vec!["-c".into(), "exec \"$0\" > /dev/null".into(), sudoku.into()],
         env: Vec::new(),
     };
-    let limits = Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 20 };
+    let limits = Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 20, wall_factor: 1 };
     let facts = exec::run(&program, file, &limits);
     assert_eq!(facts.exit_code, Some(0), "sudoku failed on {}", file.display());
     (facts.peak_rss_kib, facts.peak_rss_exact)
@@ -112,6 +112,7 @@ fn baseline_us(all: &[Puzzle], runs: usize) -> f64 {
 }
 
 fn main() {
+    exec::use_launcher(Path::new(env!("CARGO_BIN_EXE_judge")));
     let quick = std::env::args().any(|a| a == "--quick");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let data = root.join("../shared/data");

@@ -89,6 +89,7 @@ impl CaseConfig {
             time: self.time_limit.unwrap_or(base.time),
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            wall_factor: base.wall_factor,
         }
     }
 }
@@ -106,30 +107,46 @@ impl std::fmt::Display for DiscoveryError {
     }
 }
 
-/// Finds every case under each path, in natural order within each path.
+/// Finds every case under each path, in natural order within each path. Entries that
+/// cannot be searched (a dangling link, a link loop, a folder we may not read) are skipped
+/// with a warning, never fatal: see [`discover_with_warnings`].
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Case>, DiscoveryError> {
+    discover_with_warnings(paths).map(|(cases, _)| cases)
+}
+
+/// As [`discover`], with a warning for each entry that was skipped.
+pub fn discover_with_warnings(paths: &[PathBuf]) -> Result<(Vec<Case>, Vec<String>), DiscoveryError> {
     let mut all = Vec::new();
+    let mut warnings = Vec::new();
     for root in paths {
         if !root.exists() {
             return Err(DiscoveryError { path: root.clone(), message: "no such file or folder".into() });
         }
-        let mut found = discover_one(root)?;
+        let mut found = discover_one(root, &mut warnings);
         found.sort_by(|a, b| natural_cmp(&a.name, &b.name));
         all.extend(found);
     }
-    Ok(all)
+    Ok((all, warnings))
 }
 
 fn is_skipped(name: &str) -> bool {
     name.starts_with('.') || name.ends_with('~') || [".bak", ".orig", ".swp", ".tmp"].iter().any(|s| name.ends_with(s))
 }
 
-fn discover_one(root: &Path) -> Result<Vec<Case>, DiscoveryError> {
+fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
     let mut cases = Vec::new();
     let walker = walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name().into_iter();
     let walker = walker.filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
     for entry in walker {
-        let entry = entry.map_err(|e| DiscoveryError { path: root.to_path_buf(), message: e.to_string() })?;
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let at = e.path().map_or_else(|| root.display().to_string(), shown_path);
+                warnings
+                    .push(format!("skipped {at}: {}", e.io_error().map_or_else(|| e.to_string(), |io| io.to_string())));
+                continue;
+            }
+        };
         if entry.file_type().is_dir() {
             cases.extend(cases_in_folder(root, entry.path()));
         }
@@ -145,14 +162,43 @@ fn discover_one(root: &Path) -> Result<Vec<Case>, DiscoveryError> {
             problem: None,
         });
     }
-    Ok(cases)
+    cases
+}
+
+/// A path as text, with bytes that are not UTF-8 shown as `\xFF`, so that two different
+/// names never look alike.
+pub fn shown_path(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    escaped(path.as_os_str().as_bytes())
+}
+
+fn escaped(mut bytes: &[u8]) -> String {
+    let mut out = String::new();
+    while !bytes.is_empty() {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                out.push_str(text);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let n = e.error_len().unwrap_or(bad.len());
+                for b in &bad[..n] {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+                bytes = &bad[n..];
+            }
+        }
+    }
+    out
 }
 
 fn relative_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let parts: Vec<String> = rel.components().map(|c| shown_path(Path::new(c.as_os_str()))).collect();
     if parts.is_empty() {
-        root.file_name().map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
+        root.file_name().map_or_else(|| ".".to_string(), |n| shown_path(Path::new(n)))
     } else {
         parts.join("/")
     }
@@ -164,21 +210,29 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
     let input = dir.join("input.txt");
     let expected = dir.join("expected.txt");
     let toml = dir.join("case.toml");
-    if input.is_file() || expected.is_file() || toml.is_file() {
+    let present = |p: &Path| p.symlink_metadata().is_ok();
+    if present(&input) || present(&expected) || present(&toml) {
         let mut case = Case {
             name: relative_name(root, dir),
-            input: input.is_file().then_some(input),
-            expected: expected.is_file().then_some(expected),
+            input: present(&input).then(|| input.clone()),
+            expected: present(&expected).then(|| expected.clone()),
             config: CaseConfig::default(),
             problem: None,
         };
         if case.input.is_none() {
-            case.problem = Some(format!("{} has no input.txt", dir.display()));
+            case.problem = Some(format!("{} has no input.txt", shown_path(dir)));
+        }
+        // A file that is there but cannot be read as one (a folder, a FIFO, a broken link)
+        // is the case's problem: never a pass for want of an expected output.
+        for path in [&input, &expected] {
+            if present(path) && !path.is_file() {
+                case.problem = Some(format!("{} is not a regular file", shown_path(path)));
+            }
         }
         if toml.is_file() {
             match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
                 Ok(config) => case.config = config,
-                Err(e) => case.problem = Some(format!("{}: {e}", toml.display())),
+                Err(e) => case.problem = Some(format!("{}: {e}", shown_path(&toml))),
             }
         }
         cases.push(case);
@@ -186,7 +240,9 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return cases;
     };
-    let mut stems: Vec<(String, Option<PathBuf>, Option<PathBuf>)> = Vec::new();
+    // Stems are compared as bytes: two names that differ only in bytes that are not UTF-8
+    // must never be paired.
+    let mut stems: Vec<(std::ffi::OsString, Option<PathBuf>, Option<PathBuf>)> = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         let file_name = entry.file_name().to_string_lossy().into_owned();
@@ -196,7 +252,7 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
         let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
             continue;
         };
-        let stem = stem.to_string_lossy().into_owned();
+        let stem = stem.to_os_string();
         let ext = ext.to_string_lossy();
         let slot = match stems.iter().position(|(s, _, _)| *s == stem) {
             Some(i) => i,
@@ -215,6 +271,7 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
         if input.is_none() && expected.is_none() {
             continue;
         }
+        let stem = shown_path(Path::new(&stem));
         let problem = input.is_none().then(|| format!("{stem} has an expected output but no {stem}.in"));
         let base = relative_name(root, dir);
         let name = if dir == root { stem } else { format!("{base}/{stem}") };
@@ -279,6 +336,28 @@ mod tests {
         assert!(CaseConfig::parse("time_limit = \"5\"").unwrap_err().contains("time_limit"));
         assert!(CaseConfig::parse("checker = \"fuzzy\"").unwrap_err().contains("checker"));
         assert!(CaseConfig::parse("colour = 1").unwrap_err().contains("colour"));
+    }
+
+    #[test]
+    fn bad_entries_are_one_case_s_problem_or_a_warning() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("dir-expected/expected.txt")).unwrap();
+        std::fs::write(root.join("dir-expected/input.txt"), "x").unwrap();
+        std::fs::create_dir_all(root.join("ok")).unwrap();
+        std::fs::write(root.join("ok/input.txt"), "x").unwrap();
+        std::os::unix::fs::symlink(root.join("nowhere"), root.join("dangling")).unwrap();
+        std::os::unix::fs::symlink(root, root.join("ok/loop")).unwrap();
+        let name = |b: &[u8]| root.join(std::ffi::OsStr::from_bytes(b));
+        std::fs::write(name(b"p\xff.in"), "x").unwrap();
+        std::fs::write(name(b"p\xfe.out"), "x").unwrap();
+        let (cases, warnings) = discover_with_warnings(&[root.to_path_buf()]).unwrap();
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["dir-expected", "ok", "p\\xFE", "p\\xFF"]);
+        assert!(cases[0].problem.as_deref().unwrap().contains("not a regular file"));
+        assert!(cases[2].problem.is_some() && cases[3].expected.is_none(), "{cases:?}");
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
     }
 
     #[test]

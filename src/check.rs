@@ -42,7 +42,7 @@ pub enum Checker {
     External(Program),
 }
 
-/// How long an external checker may take.
+/// How much CPU time an external checker may take (its wall-clock limit is twice that).
 pub const CHECKER_TIME: Duration = Duration::from_secs(10);
 
 /// Judges `output` for a case whose input is at `input` and expected output (if any) at
@@ -140,7 +140,7 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &[
         ("ACTUAL_OUTPUT".into(), out_path.into()),
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
-    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20 };
+    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1 };
     let facts = exec::run(&full, input, &limits);
     let feedback = String::from_utf8_lossy(&facts.stderr).trim().to_string();
     let said = |what: &str| {

@@ -62,6 +62,11 @@ pub struct Cli {
     #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
 
+    /// Allow --jobs above the number of cores (runs then wait for the CPU; the wall-clock
+    /// limit is stretched by the same factor).
+    #[arg(long)]
+    pub oversubscribe: bool,
+
     /// Runs per case; min, median and max are reported and the verdict is the median run's.
     #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub repeat: u16,
@@ -107,13 +112,18 @@ impl Cli {
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
             checker,
-            jobs: usize::from(self.jobs),
+            jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             fail_fast: self.fail_fast,
             ..Options::new(solver, builtin_exe)
         })
     }
+}
+
+/// The cores this process may run on.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// A solver that cannot be found is a usage error (exit 2), not 100 IE verdicts.

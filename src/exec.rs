@@ -1,29 +1,27 @@
 //! Running one process under limits and collecting the raw facts of the run.
 //!
-//! The child gets its own process group, stdin from the case file, and piped stdout/stderr
-//! drained by two threads (so neither pipe can fill up and deadlock the child). A watchdog
-//! kills the whole group at the wall-clock limit or when resident memory runs far past the
-//! limit; RLIMIT_CPU is a backstop. We wait for the child without reaping it (`waitid` with
-//! `WNOWAIT`), kill what is left of its group while its PID is still ours, then reap it with
-//! `wait4`, the only exact per-child source of CPU time and peak RSS.
+//! Every run goes through this thread's launcher (see [`crate::launcher`]): a small child
+//! subreaper that forks the program, so no figure carries the judge's own memory, and no
+//! process the program starts can outlive the run or hide its CPU time: when the program
+//! ends, the launcher kills and reaps every descendant and adds up their figures.
 //!
-//! One trap: a child's `ru_maxrss` starts from the parent's memory: exec carries the old
-//! address space's high-water mark into it (with posix_spawn that is our *peak* RSS, with
-//! fork our current one). So before each spawn we hand freed heap back (`malloc_trim`) and
-//! reset our own peak (`/proc/self/clear_refs`), and after it we read our peak again: that is
-//! the floor. `wait4`'s figure is exact when above the floor; at or below it, it is an upper
-//! bound on the child's true peak, flagged as such. Either way MLE is exact for any limit
-//! above our own few MiB. (Sampling the child's VmHWM from /proc was tried and dropped: a
-//! solver that runs for a millisecond ends between samples.)
+//! stdout and stderr are pipes drained by two threads here (so neither can fill up and
+//! block the program). A watchdog samples the whole process tree: it kills the tree at the
+//! wall-clock limit, when its CPU time passes the limit, or when its summed resident memory
+//! runs far past the limit. RLIMIT_CPU is a backstop. Peak memory is the larger of the
+//! largest peak of any one process (exact, from `wait4`) and the largest sum the watchdog
+//! saw across processes alive together (sampled every few milliseconds). The launcher
+//! measures what a forked child inherits (a few hundred KiB); a figure at or below that
+//! floor is an upper bound and flagged as such.
 
+use crate::launcher::{Launcher, Request};
 use crate::limits::Limits;
 use std::ffi::OsString;
 use std::io::Read;
-use std::os::unix::process::CommandExt;
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// A program and its arguments, resolved and ready to spawn.
@@ -51,6 +49,8 @@ pub struct Facts {
     pub watchdog_killed: bool,
     pub memory_killed: bool,
     pub output_overflow: bool,
+    /// Processes of the run still alive when the program itself ended (all killed).
+    pub leftover_processes: u32,
     pub spawn_error: Option<String>,
     #[serde(skip)]
     pub stdout: Vec<u8>,
@@ -60,140 +60,174 @@ pub struct Facts {
 
 /// Most of a child's stderr we keep; the rest is drained and dropped.
 const STDERR_KEEP: usize = 1 << 20;
-/// How often the watchdog looks at the clock and the child's memory.
+/// How often the watchdog looks at the clock and the process tree.
 const WATCH_EVERY: Duration = Duration::from_millis(5);
+/// How long the readers may go on draining the pipes after every process of the run is
+/// gone (only a process outside the run could hold them open longer).
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
-/// The child's process group, killable until the child is reaped (never after, so a reused
-/// PID can never be hit).
-struct Group {
-    pid: i32,
-    alive: Mutex<bool>,
+thread_local! {
+    /// This thread's launcher, started on its first run.
+    static LAUNCHER: std::cell::RefCell<Option<Launcher>> = const { std::cell::RefCell::new(None) };
 }
 
-impl Group {
-    fn kill(&self) {
-        let alive = self.alive.lock().unwrap_or_else(|p| p.into_inner());
-        if *alive {
-            // SAFETY: plain syscall; the group is ours while the leader is unreaped.
-            unsafe { libc::kill(-self.pid, libc::SIGKILL) };
-        }
+static LAUNCHER_EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Names the program that serves as launcher (`PROGRAM --builtin launcher`): the `judge`
+/// executable. The first call wins; without one, the running executable is used.
+pub fn use_launcher(exe: &Path) {
+    let _ = LAUNCHER_EXE.set(exe.to_path_buf());
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two new fds.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
     }
+    // SAFETY: both are new and ours.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// Runs `program` with `stdin` as its standard input under `limits`.
 pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
+    LAUNCHER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let exe = match LAUNCHER_EXE.get() {
+                Some(e) => e.clone(),
+                None => std::env::current_exe().unwrap_or_default(),
+            };
+            match Launcher::start(&exe) {
+                Ok(l) => *slot = Some(l),
+                Err(e) => {
+                    let why = format!("cannot start the launcher {}: {e}", exe.display());
+                    return Facts { spawn_error: Some(why), ..Facts::default() };
+                }
+            }
+        }
+        let launcher = slot.as_ref().expect("started above");
+        let facts = run_with(launcher, program, stdin, limits);
+        if facts.spawn_error.as_deref().is_some_and(|e| e.contains("launcher")) {
+            *slot = None; // a broken launcher is replaced on the next run
+        }
+        facts
+    })
+}
+
+fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limits) -> Facts {
+    let fail = |why: String| Facts { spawn_error: Some(why), ..Facts::default() };
     let input = match std::fs::File::open(stdin) {
-        Ok(f) => f,
-        Err(e) => {
-            return Facts { spawn_error: Some(format!("cannot open {}: {e}", stdin.display())), ..Facts::default() }
-        }
+        Ok(f) => OwnedFd::from(f),
+        Err(e) => return fail(format!("cannot open {}: {e}", stdin.display())),
     };
-    let mut command = std::process::Command::new(&program.program);
-    command.args(&program.args).stdin(input).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
-    for (k, v) in &program.env {
-        command.env(k, v);
-    }
+    let ((out_r, out_w), (err_r, err_w)) = match (pipe(), pipe()) {
+        (Ok(o), Ok(e)) => (o, e),
+        (Err(e), _) | (_, Err(e)) => return fail(format!("cannot make pipes: {e}")),
+    };
+    let request = Request {
+        program: program.program.clone(),
+        args: program.args.clone(),
+        env: program.env.clone(),
+        cpu_backstop_s: limits.wall_limit().as_secs() + 1,
+    };
     let start = Instant::now();
-    let (spawned, floor_kib) = spawn_measured(&mut command);
-    let mut child = match spawned {
-        Ok(c) => c,
-        Err(e) => {
-            let name = Path::new(&program.program).display();
-            return Facts { spawn_error: Some(format!("cannot start '{name}': {e}")), ..Facts::default() };
-        }
+    let pid = launcher.start_run(&request, &input, &out_w, &err_w);
+    // Our copies of the write ends must go, or the readers would never see the end.
+    drop((input, out_w, err_w));
+    let pid = match pid {
+        Ok(pid) => pid,
+        Err(e) if e.to_string().starts_with("cannot start") => return fail(e.to_string()),
+        Err(e) => return fail(format!("the launcher failed: {e}")),
     };
-    let pid = child.id() as i32;
-    // The CPU backstop is set from here rather than in a pre_exec hook: a hook forces a full
-    // fork, where without one std spawns with posix_spawn, about half a millisecond cheaper.
-    let cpu_backstop = limits.wall_limit().as_secs() + 1;
-    let limit = libc::rlimit { rlim_cur: cpu_backstop, rlim_max: cpu_backstop + 1 };
-    // SAFETY: prlimit reads `limit` and writes nothing back (null old-limit pointer).
-    unsafe { libc::prlimit(pid, libc::RLIMIT_CPU, &limit, std::ptr::null_mut()) };
-    let group = Arc::new(Group { pid, alive: Mutex::new(true) });
+    let _ = pid;
+    let root = launcher.pid();
     let overflow = Arc::new(AtomicBool::new(false));
 
-    let stdout_pipe = child.stdout.take();
-    let stdout_reader = {
-        let (group, overflow) = (Arc::clone(&group), Arc::clone(&overflow));
+    let (out_tx, out_rx) = mpsc::channel();
+    {
+        let overflow = Arc::clone(&overflow);
         let cap = limits.output_bytes;
         std::thread::spawn(move || {
             let mut kept = Vec::new();
-            if let Some(mut pipe) = stdout_pipe {
-                let mut chunk = vec![0u8; 1 << 16];
-                loop {
-                    match pipe.read(&mut chunk) {
-                        Ok(0) => break,
-                        Ok(n) => {
-                            if kept.len() as u64 + n as u64 > cap {
-                                overflow.store(true, Ordering::SeqCst);
-                                group.kill();
-                                break;
-                            }
-                            kept.extend_from_slice(&chunk[..n]);
+            let mut pipe = std::fs::File::from(out_r);
+            let mut chunk = vec![0u8; 1 << 16];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        if kept.len() as u64 + n as u64 > cap {
+                            overflow.store(true, Ordering::SeqCst);
+                            crate::proctree::kill_descendants(root);
+                            break;
                         }
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                        Err(_) => break,
+                        kept.extend_from_slice(&chunk[..n]);
                     }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
                 }
             }
-            kept
-        })
-    };
-    let stderr_pipe = child.stderr.take();
-    let stderr_reader = std::thread::spawn(move || stderr_pipe.map(keep_head).unwrap_or_default());
+            let _ = out_tx.send(kept);
+        });
+    }
+    let (err_tx, err_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = err_tx.send(keep_head(std::fs::File::from(err_r)));
+    });
 
     let (done, done_rx) = mpsc::channel::<()>();
     let watchdog = {
-        let group = Arc::clone(&group);
         let wall = limits.wall_limit();
         let memory_guard_kib = (limits.memory_kib * 2).max(limits.memory_kib + 64 * 1024);
         // Past this much CPU the verdict is TLE whatever happens next, so stop paying for it.
-        let cpu_guard = limits.time + Duration::from_millis(50);
+        let cpu_guard = (limits.time + Duration::from_millis(50)).as_millis() as u64;
         std::thread::spawn(move || {
-            let (mut watchdog_killed, mut memory_killed) = (false, false);
+            let (mut watchdog_killed, mut memory_killed, mut tree_peak_kib) = (false, false, 0u64);
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(WATCH_EVERY) {
-                if !watchdog_killed && start.elapsed() > wall {
+                let usage = crate::proctree::usage(root);
+                tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
+                let out_of_time = start.elapsed() > wall || usage.cpu_ms > cpu_guard;
+                if !watchdog_killed && out_of_time {
                     watchdog_killed = true;
-                    group.kill();
                 }
-                if !watchdog_killed && cpu_time(pid).is_some_and(|t| t > cpu_guard) {
-                    watchdog_killed = true;
-                    group.kill();
-                }
-                if !memory_killed && status_kib(pid, "VmRSS:").is_some_and(|kib| kib > memory_guard_kib) {
+                if !memory_killed && usage.rss_kib > memory_guard_kib {
                     memory_killed = true;
-                    group.kill();
+                }
+                if watchdog_killed || memory_killed {
+                    crate::proctree::kill_descendants(root);
                 }
             }
-            (watchdog_killed, memory_killed)
+            (watchdog_killed, memory_killed, tree_peak_kib)
         })
     };
 
-    wait_without_reaping(pid);
+    let ended = launcher.finish_run();
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
-    // No process may outlive its case: take down whatever the solver left in its group.
-    group.kill();
-    let (status, usage) = reap(pid);
-    *group.alive.lock().unwrap_or_else(|p| p.into_inner()) = false;
     let _ = done.send(());
-    let (watchdog_killed, memory_killed) = watchdog.join().unwrap_or((false, false));
-    let stdout = stdout_reader.join().unwrap_or_default();
-    let stderr = stderr_reader.join().unwrap_or_default();
+    let (watchdog_killed, memory_killed, tree_peak_kib) = watchdog.join().unwrap_or((false, false, 0));
+    let ended = match ended {
+        Ok(e) => e,
+        Err(e) => return fail(format!("the launcher failed: {e}")),
+    };
+    let deadline = Instant::now() + DRAIN_GRACE;
+    let stdout = out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
+    let stderr = err_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
 
-    let peak_rss_kib = usage.ru_maxrss.max(0) as u64;
-    let peak_rss_exact = peak_rss_kib > floor_kib;
-    let cpu = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+    let floor_kib = ended.floor_kib;
+    let peak_rss_kib = ended.maxrss_kib.max(tree_peak_kib);
+    let status = ended.status;
     Facts {
         exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-        cpu_ms: cpu(usage.ru_utime) + cpu(usage.ru_stime),
+        cpu_ms: ended.cpu_us as f64 / 1000.0,
         wall_ms,
         peak_rss_kib,
-        peak_rss_exact,
+        peak_rss_exact: peak_rss_kib > floor_kib,
         stdout_bytes: stdout.len() as u64,
         watchdog_killed,
         memory_killed,
         output_overflow: overflow.load(Ordering::SeqCst),
+        leftover_processes: ended.leftovers,
         spawn_error: None,
         stdout,
         stderr,
@@ -216,68 +250,4 @@ fn keep_head(mut pipe: impl Read) -> Vec<u8> {
             Err(_) => return kept,
         }
     }
-}
-
-/// Blocks until `pid` has ended, leaving it a zombie so its PID and group stay ours.
-fn wait_without_reaping(pid: i32) {
-    loop {
-        // SAFETY: `info` is a plain C struct that waitid fills in.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
-        if r == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return;
-        }
-    }
-}
-
-/// Reaps `pid`, returning its wait status and resource usage.
-fn reap(pid: i32) -> (i32, libc::rusage) {
-    let mut status = 0;
-    // SAFETY: `usage` is a plain C struct that wait4 fills in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return (status, usage);
-        }
-    }
-}
-
-/// CPU time (user + system) used so far by `pid`, from /proc (Linux).
-fn cpu_time(pid: i32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name may hold spaces and parentheses: count fields after the last ')'.
-    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split_whitespace();
-    let utime: u64 = fields.nth(11)?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    // SAFETY: sysconf only reads a system constant.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Some(Duration::from_millis((utime + stime) * 1000 / ticks))
-}
-
-/// A `KEY: N kB` field of /proc/PID/status (Linux), in KiB.
-fn status_kib(pid: i32, key: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with(key))?;
-    line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
-}
-
-/// Spawns `command` with our own memory footprint as small as we can make it, and returns
-/// the floor its `ru_maxrss` inherited (see the module doc). Spawns are serialised so that
-/// parallel jobs cannot reset our peak between another job's spawn and its reading.
-fn spawn_measured(command: &mut std::process::Command) -> (std::io::Result<std::process::Child>, u64) {
-    static SPAWN: Mutex<()> = Mutex::new(());
-    let _one_at_a_time = SPAWN.lock().unwrap_or_else(|p| p.into_inner());
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of this process's allocator.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-    // "5" resets our peak RSS to the current RSS; if it fails, the floor below is just higher.
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let child = command.spawn();
-    // Our peak only grows until the next reset, so reading it now gives at least what the
-    // child inherited.
-    let floor = status_kib(std::process::id() as i32, "VmHWM:").unwrap_or(u64::MAX);
-    (child, floor)
 }

@@ -11,11 +11,15 @@
 //! | `spin MS` | burn MS milliseconds of CPU |
 //! | `alloc MIB` | allocate MIB MiB and touch every page, keeping it |
 //! | `flood MIB` | write MIB MiB of `y` lines to stdout |
+//! | `spew MIB` | write MIB MiB of `x` lines to stderr |
 //! | `garbage N` | write N bytes of invalid UTF-8 to stdout |
 //! | `exit N` | exit with status N |
 //! | `abort` | die by SIGABRT |
 //! | `segv` | die by SIGSEGV |
 //! | `orphan MS PIDFILE` | start a child that sleeps MS ms, write its PID to PIDFILE, go on |
+//! | `escape MS PIDFILE` | the same, but the child starts its own session (`setsid`) |
+//! | `burn N MS` | start N children in their own sessions that each burn MS ms of CPU, go on |
+//! | `hog MIB` | start a child that allocates MIB MiB, and wait for it |
 //!
 //! Anything else exits 99 with a message, so a typo in a case cannot pass silently.
 
@@ -63,6 +67,11 @@ pub fn main(args: &[String]) -> i32 {
                 let line = [b'y', b'\n'].repeat(1 << 15);
                 (0..number() * 16).try_for_each(|_| out.write_all(&line))
             }
+            "spew" => {
+                let line = [b'x', b'\n'].repeat(1 << 15);
+                let mut err = std::io::stderr().lock();
+                (0..number() * 16).try_for_each(|_| err.write_all(&line))
+            }
             "garbage" => out.write_all(&[0xFF, 0xFE, 0xC3].repeat((number() as usize + 2) / 3)),
             "exit" => {
                 let _ = out.flush();
@@ -78,7 +87,15 @@ pub fn main(args: &[String]) -> i32 {
                 unsafe { std::ptr::null_mut::<u8>().write_volatile(1) };
                 Ok(())
             }
-            "orphan" => orphan(rest),
+            "orphan" => orphan(rest, false).map(drop),
+            "escape" => orphan(rest, true).map(drop),
+            "burn" => {
+                let mut words = rest.split_whitespace();
+                let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+                let ms = words.next().unwrap_or("1000");
+                (0..n).try_for_each(|_| child(&["spin", ms], true).map(drop))
+            }
+            "hog" => child(&["alloc", rest.trim()], false).and_then(|mut c| c.wait()).map(drop),
             _ => {
                 let _ = writeln!(std::io::stderr(), "fixture: unknown command '{line}'");
                 return 99;
@@ -104,15 +121,35 @@ fn spin(how_long: Duration) {
     }
 }
 
-/// Starts a sleeping copy of this program that keeps our stdout open, as a careless solver
-/// that forks would.
-fn orphan(rest: &str) -> std::io::Result<()> {
-    let mut words = rest.split_whitespace();
-    let ms = words.next().unwrap_or("60000").to_string();
+/// Starts a copy of this program running one fixture command, sharing our stdout and
+/// stderr (as a careless solver's children would); in its own session when `escape`.
+fn child(command: &[&str], escape: bool) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe()?;
-    let child = std::process::Command::new(exe).args(["--builtin", "fixture", "sleep", &ms]).spawn()?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["--builtin", "fixture"]).args(command);
+    if escape {
+        // SAFETY: setsid is async-signal-safe, as a pre_exec hook must be.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn()
+}
+
+/// Starts a sleeping child (`MS PIDFILE`) and writes its PID to PIDFILE.
+fn orphan(rest: &str, escape: bool) -> std::io::Result<()> {
+    let mut words = rest.split_whitespace();
+    let ms = words.next().unwrap_or("60000");
+    let child = child(&["sleep", ms], escape)?;
     if let Some(pidfile) = words.next() {
-        std::fs::write(pidfile, child.id().to_string())?;
+        // Written whole under another name, then renamed: a reader never sees half a PID.
+        let part = format!("{pidfile}.part");
+        std::fs::write(&part, child.id().to_string())?;
+        std::fs::rename(part, pidfile)?;
     }
     Ok(())
 }

@@ -10,8 +10,10 @@
 //!   `NAME.out` pairs), reads `case.toml`, orders names naturally. A broken case is
 //!   recorded on that case (IE), never fatal to the run.
 //! - [`exec`]: runs one process under limits and returns [`exec::Facts`]: exit code or
-//!   signal, CPU time and peak RSS from `wait4`, wall time, output, and whether the watchdog
-//!   or the output cap stopped it. No process outlives its case.
+//!   signal, CPU time and peak RSS of the whole process tree, wall time, output, and whether
+//!   the watchdog or the output cap stopped it. It starts programs through [`launcher`], a
+//!   small child subreaper, and watches their tree with [`proctree`]: no process outlives
+//!   its case, and no figure carries the judge's own memory.
 //! - [`verdict`]: the pure function from facts (and a checker, consulted only after a clean
 //!   exit) to a verdict. A verdict is a value, never an `Err`.
 //! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, the Sudoku special
@@ -35,7 +37,9 @@ pub mod cli;
 pub mod engine;
 pub mod exec;
 pub mod fixture;
+pub mod launcher;
 pub mod limits;
+pub mod proctree;
 pub mod report;
 pub mod sudoku_check;
 pub mod verdict;
@@ -50,6 +54,7 @@ pub fn run_builtin(name: &str, args: &[String]) -> i32 {
     match name {
         "sudoku" => solver::run_main(args.iter().map(Into::into).collect()),
         "fixture" => fixture::main(args),
+        "launcher" => launcher::main(),
         _ => {
             eprintln!("judge: unknown built-in program '{name}'");
             2

@@ -13,6 +13,10 @@ pub struct Limits {
     pub memory_kib: u64,
     /// Bytes of standard output read before the run is stopped as OLE.
     pub output_bytes: u64,
+    /// More runs than cores at once stretch the wall-clock limit by this factor, so that
+    /// waiting for a CPU is never taken for sleeping. TLE is decided by CPU time.
+    #[serde(skip)]
+    pub wall_factor: u32,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -21,7 +25,7 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { time: Duration::from_millis(2000), memory_kib: 65536, output_bytes: 64 << 20 }
+        Limits { time: Duration::from_millis(2000), memory_kib: 65536, output_bytes: 64 << 20, wall_factor: 1 }
     }
 }
 
@@ -29,7 +33,7 @@ impl Limits {
     /// When the watchdog kills a run whatever its CPU time: max(2 x TL, TL + 1 s), so that a
     /// sleeping or blocked solver still ends, with room for start-up noise.
     pub fn wall_limit(&self) -> Duration {
-        (self.time * 2).max(self.time + Duration::from_secs(1))
+        (self.time * 2).max(self.time + Duration::from_secs(1)) * self.wall_factor.max(1)
     }
 }
 

@@ -197,7 +197,7 @@ mod tests {
     }
 
     fn limits() -> Limits {
-        Limits { time: Duration::from_millis(1000), memory_kib: 65536, output_bytes: 1 << 20 }
+        Limits { time: Duration::from_millis(1000), memory_kib: 65536, output_bytes: 1 << 20, wall_factor: 1 }
     }
 
     fn verdict(facts: &Facts, outcome: CheckOutcome) -> Verdict {

@@ -221,17 +221,69 @@ fn judge_orders_oj_pairs_naturally_and_skips_backups() {
     assert_eq!(names, ["sample-1", "sample-2", "sample-10"]);
 }
 
+/// Fixture processes still running whose command line holds `marker` (zombies are gone).
+fn survivors(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker) && !stat.contains(") Z") {
+            found.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
 #[test]
-fn no_process_outlives_a_timed_out_case() {
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("child.pid");
-    let script = format!("orphan 60000 {}\nsleep 10000\n", pidfile.display());
-    let cases = folder(&[("tle/input.txt", &script), ("tle/case.toml", "time_limit = \"100ms\"\nexpect = \"TLE\"\n")]);
+fn no_process_outlives_its_case_however_it_escapes() {
+    // Each child sleeps a number of milliseconds no other test uses, to be found by.
+    let cases = folder(&[
+        ("orphan/input.txt", "orphan 61001\nprint done\n"),
+        ("orphan/expected.txt", "done\n"),
+        ("setsid/input.txt", "escape 61002\nprint done\n"),
+        ("setsid/expected.txt", "done\n"),
+        ("tle/input.txt", "escape 61003\norphan 61004\nsleep 60000\n"),
+        ("tle/case.toml", "time_limit = \"200ms\"\nexpect = \"TLE\"\n"),
+    ]);
+    // The escaped children hold the solver's stdout: the judge must not wait for them.
     judge().arg(cases.path()).args(["--solver", "@fixture"]).assert().success();
-    let pid = std::fs::read_to_string(&pidfile).unwrap();
-    let alive = Path::new(&format!("/proc/{}", pid.trim())).exists()
-        && !std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default().contains(") Z");
-    assert!(!alive, "the solver's child {pid} is still running");
+    // The judge answers only after every process of a run is reaped: nothing to wait for.
+    for marker in ["sleep 61001", "sleep 61002", "sleep 61003", "sleep 61004"] {
+        assert_eq!(survivors(marker), Vec::<String>::new(), "{marker} survived its case");
+    }
+}
+
+#[test]
+fn children_count_toward_cpu_and_memory() {
+    let cases = folder(&[
+        ("cpu/input.txt", "burn 2 3000\nsleep 10000\n"),
+        ("cpu/case.toml", "time_limit = \"1s\"\nexpect = \"TLE\"\n"),
+        ("memory/input.txt", "hog 300\nprint done\n"),
+        ("memory/case.toml", "memory_limit = \"64MiB\"\nexpect = \"MLE\"\n"),
+    ]);
+    let json = cases.path().join("report.json");
+    judge().arg(cases.path()).args(["--solver", "@fixture", "--json"]).arg(&json).assert().success();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert!(doc["cases"][0]["facts"]["cpu_ms"].as_f64().unwrap() > 1000.0, "{}", doc["cases"][0]);
+}
+
+#[test]
+fn the_judges_own_memory_never_reaches_a_solver() {
+    // Before the launcher, 60 cases of 2 MiB of stderr grew the judge past 64 MiB, and its
+    // high-water mark was charged to every later run as MLE.
+    let mut files = Vec::new();
+    for i in 0..70 {
+        files.push((format!("c{i}/input.txt"), "spew 2\nprint ok\n".to_string()));
+        files.push((format!("c{i}/expected.txt"), "ok\n".to_string()));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let cases = folder(&files);
+    judge()
+        .arg(cases.path())
+        .args(["--solver", "@fixture", "--memory-limit", "16MiB"])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("70 passed, 0 failed\n").and(predicate::str::contains("≤").not()));
 }
 
 #[test]

@@ -30,8 +30,13 @@ fn run() -> i32 {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
-    let found = match cases::discover(&cli.paths) {
-        Ok(c) => c,
+    let found = match cases::discover_with_warnings(&cli.paths) {
+        Ok((c, warnings)) => {
+            for w in warnings {
+                eprintln!("judge: warning: {w}");
+            }
+            c
+        }
         Err(e) => return usage(e.to_string()),
     };
     if found.is_empty() {
@@ -40,6 +45,12 @@ fn run() -> i32 {
             "no cases found under {}: expected folders with input.txt, or NAME.in files",
             paths.join(", ")
         ));
+    }
+    if usize::from(cli.jobs) > options.jobs {
+        eprintln!(
+            "judge: note: --jobs {} capped at {}, the cores available: more would turn CPU waits into time-outs (--oversubscribe to allow)",
+            cli.jobs, options.jobs
+        );
     }
     if options.jobs > 1 {
         eprintln!("judge: note: {} cases at once; timings are noisier under parallel load", options.jobs);

@@ -1,0 +1,434 @@
+//! The launcher: a small process that starts every solver and checker, so that no figure
+//! carries the judge's memory and no descendant of a run escapes it.
+//!
+//! Each thread that runs cases starts one launcher (`judge --builtin launcher`) and keeps
+//! it. A launcher is a child subreaper: whatever its runs fork, even through `setsid` or a
+//! double fork, stays its descendant. For each request it forks the program (a forked
+//! child's peak memory starts from the launcher's few MiB, where a spawn from the judge
+//! starts from the judge's own peak), waits for it to end, kills every descendant left,
+//! reaps them all, and answers with the exit status, the CPU time of everything it reaped
+//! (a reaped process's figures include the children it reaped itself) and the largest peak
+//! RSS among them.
+//!
+//! The judge and its launcher talk over a `SOCK_SEQPACKET` socket: a request is one message
+//! carrying the program, arguments, extra environment and CPU backstop, with the stdin file
+//! and the two output pipes attached as file descriptors.
+
+use std::ffi::{CString, OsString};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+/// What one request asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    pub env: Vec<(OsString, OsString)>,
+    /// RLIMIT_CPU for the program, in seconds.
+    pub cpu_backstop_s: u64,
+}
+
+/// How a run ended, as the launcher saw it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ended {
+    /// The wait status of the program itself.
+    pub status: i32,
+    /// User + system CPU of the program and every descendant, in microseconds.
+    pub cpu_us: u64,
+    /// The largest peak RSS of any process of the run.
+    pub maxrss_kib: u64,
+    /// Processes of the run still alive when the program ended, killed by the launcher.
+    pub leftovers: u32,
+    /// The peak RSS a forked child inherits from the launcher: the floor under `maxrss_kib`.
+    pub floor_kib: u64,
+}
+
+fn encode(req: &Request) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut put = |bytes: &[u8]| {
+        out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        out.extend_from_slice(bytes);
+    };
+    put(req.cpu_backstop_s.to_string().as_bytes());
+    put(req.program.as_bytes());
+    put((req.args.len()).to_string().as_bytes());
+    for a in &req.args {
+        put(a.as_bytes());
+    }
+    for (k, v) in &req.env {
+        put(k.as_bytes());
+        put(v.as_bytes());
+    }
+    out
+}
+
+fn decode(bytes: &[u8]) -> Option<Request> {
+    let mut parts = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
+        parts.push(bytes.get(at + 4..at + 4 + len)?.to_vec());
+        at += 4 + len;
+    }
+    let mut parts = parts.into_iter();
+    let number = |p: Option<Vec<u8>>| String::from_utf8(p?).ok()?.parse::<u64>().ok();
+    let cpu_backstop_s = number(parts.next())?;
+    let program = OsString::from_vec(parts.next()?);
+    let nargs = number(parts.next())? as usize;
+    let args = (0..nargs).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
+    let rest: Vec<Vec<u8>> = parts.collect();
+    let env = rest
+        .chunks(2)
+        .filter(|p| p.len() == 2)
+        .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
+        .collect();
+    Some(Request { program, args, env, cpu_backstop_s })
+}
+
+/// Sends `data` with `fds` attached.
+fn send(sock: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()> {
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of_val(fds) as u32) } as usize;
+    let mut control = vec![0u8; space.max(1)];
+    let mut iov = libc::iovec { iov_base: data.as_ptr() as *mut libc::c_void, iov_len: data.len() };
+    // SAFETY: msghdr is a plain C struct; every pointer in it outlives the sendmsg call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    if !fds.is_empty() {
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = space as _;
+        // SAFETY: the control buffer is CMSG_SPACE bytes for exactly these fds.
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of_val(fds) as u32) as _;
+            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast::<RawFd>(), fds.len());
+        }
+    }
+    loop {
+        // SAFETY: msg is fully set up above.
+        let r = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
+        if r >= 0 {
+            return Ok(());
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Receives one message and the fds attached to it (close-on-exec). `None` at end of stream.
+fn receive(sock: RawFd) -> io::Result<Option<(Vec<u8>, Vec<OwnedFd>)>> {
+    let mut data = vec![0u8; 1 << 16];
+    let space = unsafe { libc::CMSG_SPACE((4 * std::mem::size_of::<RawFd>()) as u32) } as usize;
+    let mut control = vec![0u8; space];
+    let mut iov = libc::iovec { iov_base: data.as_mut_ptr().cast(), iov_len: data.len() };
+    // SAFETY: as in `send`; recvmsg fills the buffers it is given.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    let n = loop {
+        let r = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        if r >= 0 {
+            break r as usize;
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    };
+    let mut fds = Vec::new();
+    // SAFETY: walking the control messages recvmsg just wrote.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / std::mem::size_of::<RawFd>();
+                let first = libc::CMSG_DATA(cmsg).cast::<RawFd>();
+                for k in 0..count {
+                    fds.push(OwnedFd::from_raw_fd(first.add(k).read_unaligned()));
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+    }
+    if n == 0 && fds.is_empty() {
+        return Ok(None);
+    }
+    data.truncate(n);
+    Ok(Some((data, fds)))
+}
+
+/// A connected pair of `SOCK_SEQPACKET` sockets, close-on-exec.
+fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: socketpair writes two new fds into the array.
+    let r = unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC, 0, fds.as_mut_ptr()) };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both fds are new and ours.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+// ----- the judge's side -----
+
+/// A running launcher, owned by one thread of the judge.
+#[derive(Debug)]
+pub struct Launcher {
+    sock: OwnedFd,
+    child: std::process::Child,
+}
+
+impl Launcher {
+    /// Starts `exe --builtin launcher`.
+    pub fn start(exe: &std::path::Path) -> io::Result<Launcher> {
+        let (ours, theirs) = socket_pair()?;
+        let child = std::process::Command::new(exe)
+            .args(["--builtin", "launcher"])
+            .stdin(std::process::Stdio::from(theirs))
+            .stdout(std::process::Stdio::null())
+            .spawn()?;
+        Ok(Launcher { sock: ours, child })
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    /// Asks for a run; returns the program's PID once it has started.
+    pub fn start_run(&self, req: &Request, stdin: &OwnedFd, stdout: &OwnedFd, stderr: &OwnedFd) -> io::Result<i32> {
+        let fds = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
+        send(self.sock.as_raw_fd(), &encode(req), &fds)?;
+        let (reply, _) = receive(self.sock.as_raw_fd())?
+            .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
+        match reply.split_first() {
+            Some((b'S', pid)) => {
+                Ok(i32::from_le_bytes(pid.try_into().map_err(|_| io::Error::new(io::ErrorKind::Other, "bad reply"))?))
+            }
+            Some((b'E', why)) => Err(io::Error::new(io::ErrorKind::Other, String::from_utf8_lossy(why).into_owned())),
+            _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
+        }
+    }
+
+    /// Waits for the run started last to end, with every process of it.
+    pub fn finish_run(&self) -> io::Result<Ended> {
+        let (reply, _) = receive(self.sock.as_raw_fd())?
+            .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
+        let field = |i: usize| reply.get(1 + 8 * i..9 + 8 * i).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
+        match (reply.first(), field(0), field(1), field(2), field(3), field(4)) {
+            (Some(b'D'), Some(status), Some(cpu_us), Some(maxrss_kib), Some(leftovers), Some(floor_kib)) => {
+                Ok(Ended { status: status as i32, cpu_us, maxrss_kib, leftovers: leftovers as u32, floor_kib })
+            }
+            _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
+        }
+    }
+}
+
+impl Drop for Launcher {
+    fn drop(&mut self) {
+        // The launcher ends, and kills what it still runs, when its socket closes.
+        // SAFETY: shutting down our own socket.
+        unsafe { libc::shutdown(self.sock.as_raw_fd(), libc::SHUT_RDWR) };
+        let _ = self.child.wait();
+    }
+}
+
+// ----- the launcher's side -----
+
+/// The launcher program: serves requests on stdin until it closes. Returns the exit status.
+pub fn main() -> i32 {
+    // SAFETY: prctl with an integer flag.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    let sock = 0;
+    loop {
+        let (data, fds) = match receive(sock) {
+            Ok(Some(m)) => m,
+            _ => break,
+        };
+        let Some(req) = decode(&data).filter(|_| fds.len() == 3) else {
+            let _ = send(sock, b"Ebad request", &[]);
+            continue;
+        };
+        match fork_exec(&req, &fds) {
+            Ok(pid) => {
+                drop(fds);
+                let mut reply = vec![b'S'];
+                reply.extend_from_slice(&pid.to_le_bytes());
+                if send(sock, &reply, &[]).is_err() {
+                    break;
+                }
+                let ended = collect(pid);
+                let mut reply = vec![b'D'];
+                let figures =
+                    [ended.status as u32 as u64, ended.cpu_us, ended.maxrss_kib, u64::from(ended.leftovers), floor()];
+                for v in figures {
+                    reply.extend_from_slice(&v.to_le_bytes());
+                }
+                if send(sock, &reply, &[]).is_err() {
+                    break;
+                }
+            }
+            Err(e) => {
+                let _ = send(sock, format!("E{e}").as_bytes(), &[]);
+            }
+        }
+    }
+    sweep(None);
+    0
+}
+
+/// What a forked child's peak RSS starts from: measured by forking one that exits at once.
+fn floor() -> u64 {
+    // SAFETY: single-threaded; the child only exits.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        unsafe { libc::_exit(0) };
+    }
+    if pid < 0 {
+        return u64::MAX;
+    }
+    let mut status = 0;
+    // SAFETY: plain C struct wait4 fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    while unsafe { libc::wait4(pid, &mut status, 0, &mut usage) } < 0 {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return u64::MAX;
+        }
+    }
+    usage.ru_maxrss.max(0) as u64
+}
+
+/// Forks and executes the request with `fds` as stdin, stdout, stderr in a new process group.
+fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
+    let cstr = |s: &std::ffi::OsStr| {
+        CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::Other, "a NUL byte in the command"))
+    };
+    let program = cstr(&req.program)?;
+    let mut argv: Vec<CString> = vec![program.clone()];
+    for a in &req.args {
+        argv.push(cstr(a)?);
+    }
+    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    argv_ptrs.push(std::ptr::null());
+    let env: Vec<(CString, CString)> =
+        req.env.iter().map(|(k, v)| Ok((cstr(k)?, cstr(v)?))).collect::<io::Result<_>>()?;
+    // A close-on-exec pipe tells the parent whether exec failed, and why.
+    let mut report = [0; 2];
+    // SAFETY: pipe2 writes two new fds.
+    if unsafe { libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let limit = libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 };
+    let (input, output, errors) = (fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd());
+    // SAFETY: the launcher is single-threaded, so the child may do anything until exec;
+    // it only makes syscalls on memory prepared above.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        unsafe {
+            libc::close(report[0]);
+            libc::setpgid(0, 0);
+            libc::dup2(input, 0);
+            libc::dup2(output, 1);
+            libc::dup2(errors, 2);
+            libc::setrlimit(libc::RLIMIT_CPU, &limit);
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+            for (k, v) in &env {
+                libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+            }
+            libc::execvp(program.as_ptr(), argv_ptrs.as_ptr());
+            let errno = *libc::__errno_location();
+            libc::write(report[1], (&errno as *const i32).cast(), 4);
+            libc::_exit(127);
+        }
+    }
+    // SAFETY: closing our copy of the write end; reading the child's report.
+    unsafe { libc::close(report[1]) };
+    if pid < 0 {
+        unsafe { libc::close(report[0]) };
+        return Err(io::Error::last_os_error());
+    }
+    let mut errno = [0u8; 4];
+    let n = loop {
+        let r = unsafe { libc::read(report[0], errno.as_mut_ptr().cast(), 4) };
+        if r >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break r;
+        }
+    };
+    unsafe { libc::close(report[0]) };
+    if n == 4 {
+        sweep(None);
+        let name = req.program.to_string_lossy();
+        return Err(io::Error::new(
+            io::ErrorKind::Other,
+            format!("cannot start '{name}': {}", io::Error::from_raw_os_error(i32::from_ne_bytes(errno))),
+        ));
+    }
+    Ok(pid)
+}
+
+/// Waits for `pid` to end, then kills and reaps every process of the run.
+fn collect(pid: i32) -> Ended {
+    loop {
+        // SAFETY: `info` is a plain C struct waitid fills in. WNOWAIT leaves the zombie, so
+        // its process group cannot be reused while we clear the tree.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
+        if r == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    let me = std::process::id() as i32;
+    let leftovers = crate::proctree::descendants(me).iter().filter(|&&p| p != pid).count() as u32;
+    let mut ended = sweep(Some(pid));
+    ended.leftovers = leftovers;
+    ended
+}
+
+/// Kills every descendant and reaps them all, adding up their figures. The status is that
+/// of `main`, when it is among them.
+fn sweep(main: Option<i32>) -> Ended {
+    let me = std::process::id() as i32;
+    let mut ended = Ended::default();
+    loop {
+        crate::proctree::kill_descendants(me);
+        let mut status = 0;
+        // SAFETY: plain C structs that wait4 fills in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(-1, &mut status, 0, &mut usage) };
+        if r < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return ended; // ECHILD: nothing is left
+        }
+        let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
+        ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
+        if Some(r) == main {
+            ended.status = status;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_round_trip() {
+        let req = Request {
+            program: "./a.out".into(),
+            args: vec!["--fast".into(), "".into()],
+            env: vec![("INPUT".into(), "/tmp/in".into())],
+            cpu_backstop_s: 5,
+        };
+        assert_eq!(decode(&encode(&req)), Some(req));
+        assert_eq!(decode(b"\x05\x00\x00\x00abc"), None);
+    }
+}

@@ -1,0 +1,135 @@
+//! A process's descendants on Linux: finding them, measuring them, and killing them.
+//!
+//! Descendants are found by walking `/proc/PID/task/TID/children` down from a root, so only
+//! the root's own subtree is read, never all of `/proc`. A process that escapes its parent
+//! (double fork, `setsid`, a new process group) stays in the subtree as long as the root is
+//! a child subreaper: orphans are re-parented to it, not to init.
+//!
+//! Kills go through pidfds: each process is opened, confirmed to still be a descendant,
+//! then signalled through its pidfd, so a PID reused by an unrelated process between the
+//! walk and the kill can never be hit.
+
+use std::os::fd::{FromRawFd, OwnedFd};
+
+/// Every descendant of `root` (not `root` itself), parents before children.
+pub fn descendants(root: i32) -> Vec<i32> {
+    let mut found = Vec::new();
+    let mut next = 0;
+    let mut parent = root;
+    loop {
+        found.extend(children(parent));
+        match found.get(next) {
+            Some(&p) => {
+                parent = p;
+                next += 1;
+            }
+            None => return found,
+        }
+    }
+}
+
+/// The children of `pid`, over all of its threads (a child belongs to the thread that
+/// forked it).
+fn children(pid: i32) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    let mut kids = Vec::new();
+    for task in tasks.flatten() {
+        let Ok(text) = std::fs::read_to_string(task.path().join("children")) else { continue };
+        kids.extend(text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()));
+    }
+    kids
+}
+
+/// The parent of `pid`, from /proc (`None` once it is gone).
+fn parent_of(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: count fields after the last ')'.
+    stat.get(stat.rfind(')')? + 2..)?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Whether `pid` descends from `root` right now.
+fn descends_from(pid: i32, root: i32) -> bool {
+    let mut at = pid;
+    for _ in 0..4096 {
+        match parent_of(at) {
+            Some(p) if p == root => return true,
+            Some(p) if p > 1 => at = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Sends SIGKILL to every descendant of `root`, through pidfds. Returns how many were
+/// signalled. Processes forked while this runs are caught by the next call.
+pub fn kill_descendants(root: i32) -> usize {
+    let mut killed = 0;
+    for pid in descendants(root) {
+        // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if fd < 0 {
+            continue;
+        }
+        // SAFETY: the fd was just returned to us and is owned by nothing else.
+        let pidfd = unsafe { OwnedFd::from_raw_fd(fd as i32) };
+        // Confirmed after opening: the pidfd now pins this very process, whatever happens
+        // to the number.
+        if descends_from(pid, root) {
+            use std::os::fd::AsRawFd;
+            // SAFETY: plain syscall on a pidfd we own; null siginfo means a plain kill.
+            let r = unsafe {
+                libc::syscall(libc::SYS_pidfd_send_signal, pidfd.as_raw_fd(), libc::SIGKILL, std::ptr::null::<u8>(), 0)
+            };
+            killed += usize::from(r == 0);
+        }
+    }
+    killed
+}
+
+/// What the live processes of a tree use right now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// User + system CPU of the live processes and of the children they have reaped.
+    pub cpu_ms: u64,
+    /// Resident memory of the live processes, summed.
+    pub rss_kib: u64,
+}
+
+/// The usage of every descendant of `root`.
+pub fn usage(root: i32) -> Usage {
+    // SAFETY: sysconf only reads system constants.
+    let (ticks, page_kib) = unsafe {
+        (libc::sysconf(libc::_SC_CLK_TCK).max(1) as u64, (libc::sysconf(libc::_SC_PAGESIZE).max(1024) / 1024) as u64)
+    };
+    let mut total = Usage::default();
+    for pid in descendants(root) {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some(rest) = stat.rfind(')').and_then(|i| stat.get(i + 2..)) else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // After the name: state is field 0; utime 11, stime 12, cutime 13, cstime 14; rss 21.
+        let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+        total.cpu_ms += (field(11) + field(12) + field(13) + field(14)) * 1000 / ticks;
+        total.rss_kib += field(21) * page_kib;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_grandchildren_and_kills_them() {
+        let mut child =
+            std::process::Command::new("sh").args(["-c", "sleep 30 & sleep 30 & wait"]).spawn().expect("sh runs");
+        let me = std::process::id() as i32;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while descendants(me).len() < 3 {
+            assert!(std::time::Instant::now() < deadline, "sh never started its sleeps");
+            std::thread::yield_now();
+        }
+        assert!(kill_descendants(me) >= 3);
+        let status = child.wait().expect("sh is reaped");
+        assert!(!status.success());
+    }
+}
