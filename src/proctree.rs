@@ -118,18 +118,34 @@ pub fn usage(root: i32) -> Usage {
 mod tests {
     use super::*;
 
+    /// Whether `pid` is running (a zombie, or a reused number with another parent chain,
+    /// does not count: the caller checks only processes it saw start).
+    fn running(pid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z"))
+    }
+
     #[test]
     fn finds_grandchildren_and_kills_them() {
+        use std::os::unix::process::ExitStatusExt;
         let mut child =
             std::process::Command::new("sh").args(["-c", "sleep 30 & sleep 30 & wait"]).spawn().expect("sh runs");
-        let me = std::process::id() as i32;
+        let sh = child.id() as i32;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while descendants(me).len() < 3 {
+        let sleeps = loop {
+            let kids = descendants(sh);
+            if kids.len() == 2 {
+                break kids;
+            }
             assert!(std::time::Instant::now() < deadline, "sh never started its sleeps");
             std::thread::yield_now();
+        };
+        kill_descendants(std::process::id() as i32);
+        assert_eq!(child.wait().expect("sh is reaped").signal(), Some(libc::SIGKILL));
+        for pid in sleeps {
+            while running(pid) {
+                assert!(std::time::Instant::now() < deadline, "sleep {pid} survived");
+                std::thread::yield_now();
+            }
         }
-        assert!(kill_descendants(me) >= 3);
-        let status = child.wait().expect("sh is reaped");
-        assert!(!status.success());
     }
 }

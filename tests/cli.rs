@@ -40,6 +40,19 @@ fn sudoku_help_and_version() {
 }
 
 #[test]
+fn sudoku_help_into_a_full_stdout_is_an_io_error() {
+    for flag in ["--help", "--version"] {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin!("sudoku"))
+            .arg(flag)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{flag}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write output"));
+    }
+}
+
+#[test]
 fn sudoku_bad_flags_exit_2() {
     sudoku().arg("--fast").assert().code(2).stderr("sudoku: unknown argument '--fast'\nTry 'sudoku --help'.\n");
     sudoku().arg("--count=0").assert().code(2).stderr(predicate::str::contains("needs a whole number N >= 1"));

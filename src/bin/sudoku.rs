@@ -53,8 +53,19 @@ fn main() {
 /// The whole program: `args` without the program name; returns the exit status.
 pub fn run_main(args: Vec<std::ffi::OsString>) -> i32 {
     let mode = match parse_args(&args) {
-        Ok(Some(mode)) => mode,
-        Ok(None) => return 0,
+        Ok(Ok(mode)) => mode,
+        Ok(Err(text)) => {
+            // Help and version go through a checked write: a full or closed stdout is an
+            // I/O error (exit 3), never a panic.
+            let mut out = io::stdout().lock();
+            return match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                Ok(()) => 0,
+                Err(e) => {
+                    let _ = writeln!(io::stderr(), "sudoku: cannot write output: {e}");
+                    3
+                }
+            };
+        }
         Err(message) => {
             let _ = writeln!(io::stderr(), "sudoku: {message}\nTry 'sudoku --help'.");
             return 2;
@@ -96,7 +107,8 @@ pub enum Mode {
     Count(u64),
 }
 
-fn parse_args(args: &[std::ffi::OsString]) -> Result<Option<Mode>, String> {
+/// The mode asked for, or (inside `Ok(Err(..))`) the help or version text to print.
+fn parse_args(args: &[std::ffi::OsString]) -> Result<Result<Mode, String>, String> {
     let mut mode = Mode::Solve;
     for arg in args {
         let arg = match arg.to_str() {
@@ -104,11 +116,9 @@ fn parse_args(args: &[std::ffi::OsString]) -> Result<Option<Mode>, String> {
             None => return Err(format!("argument {arg:?} is not valid UTF-8")),
         };
         if arg == "-h" || arg == "--help" {
-            print!("{USAGE}");
-            return Ok(None);
+            return Ok(Err(USAGE.to_string()));
         } else if arg == "-V" || arg == "--version" {
-            println!("sudoku {}", option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)"));
-            return Ok(None);
+            return Ok(Err(format!("sudoku {}\n", option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)"))));
         } else if arg == "--count" {
             mode = Mode::Count(u64::MAX);
         } else if let Some(n) = arg.strip_prefix("--count=") {
@@ -120,7 +130,7 @@ fn parse_args(args: &[std::ffi::OsString]) -> Result<Option<Mode>, String> {
             return Err(format!("unknown argument '{arg}'"));
         }
     }
-    Ok(Some(mode))
+    Ok(Ok(mode))
 }
 
 /// Why `solve_all` stopped early.
