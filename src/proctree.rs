@@ -64,7 +64,9 @@ fn descends_from(pid: i32, root: i32) -> bool {
 /// signalled. Processes forked while this runs are caught by the next call.
 pub fn kill_descendants(root: i32) -> usize {
     let mut killed = 0;
-    for pid in descendants(root) {
+    // Leaves first: a parent killed first would hand its children to a reaper outside the
+    // tree (unless `root` is a subreaper), and they could no longer be confirmed as ours.
+    for pid in descendants(root).into_iter().rev() {
         // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
         let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
         if fd < 0 {
