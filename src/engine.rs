@@ -144,12 +144,13 @@ fn spread(mut values: Vec<f64>) -> Spread {
 /// Runs and judges one case.
 pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     exec::use_launcher(&options.builtin_exe);
+    let cores = crate::cli::cores();
     let base = case.config.limits(Limits::default());
     let limits = Limits {
         time: options.time_limit.unwrap_or(base.time),
         memory_kib: options.memory_kib.unwrap_or(base.memory_kib),
         output_bytes: options.output_bytes.unwrap_or(base.output_bytes),
-        wall_factor: ((options.jobs + crate::cli::cores() - 1) / crate::cli::cores()).max(1) as u32,
+        wall_factor: ((options.jobs + cores - 1) / cores).max(1) as u32,
     };
     let ie = |why: String| CaseResult::without_run(case, limits, Verdict::Ie, why);
     if let Some(problem) = &case.problem {

@@ -49,7 +49,8 @@ pub struct Facts {
     pub watchdog_killed: bool,
     pub memory_killed: bool,
     pub output_overflow: bool,
-    /// Processes of the run still alive when the program itself ended (all killed).
+    /// Processes of the run other than the program still there when it ended (running ones
+    /// killed, finished ones reaped, by the launcher).
     pub leftover_processes: u32,
     pub spawn_error: Option<String>,
     #[serde(skip)]
@@ -100,30 +101,30 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
             };
             match Launcher::start(&exe) {
                 Ok(l) => *slot = Some(l),
-                Err(e) => {
-                    let why = format!("cannot start the launcher {}: {e}", exe.display());
-                    return Facts { spawn_error: Some(why), ..Facts::default() };
-                }
+                Err(e) => return spawn_error(format!("cannot start the launcher {}: {e}", exe.display())),
             }
         }
         let launcher = slot.as_ref().expect("started above");
-        let facts = run_with(launcher, program, stdin, limits);
-        if facts.spawn_error.as_deref().is_some_and(|e| e.contains("launcher")) {
+        run_with(launcher, program, stdin, limits).unwrap_or_else(|e| {
             *slot = None; // a broken launcher is replaced on the next run
-        }
-        facts
+            spawn_error(format!("the launcher failed: {e}"))
+        })
     })
 }
 
-fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limits) -> Facts {
-    let fail = |why: String| Facts { spawn_error: Some(why), ..Facts::default() };
+fn spawn_error(why: String) -> Facts {
+    Facts { spawn_error: Some(why), ..Facts::default() }
+}
+
+/// One run through `launcher`; `Err` only when the launcher itself failed.
+fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limits) -> std::io::Result<Facts> {
     let input = match std::fs::File::open(stdin) {
         Ok(f) => OwnedFd::from(f),
-        Err(e) => return fail(format!("cannot open {}: {e}", stdin.display())),
+        Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", stdin.display()))),
     };
     let ((out_r, out_w), (err_r, err_w)) = match (pipe(), pipe()) {
         (Ok(o), Ok(e)) => (o, e),
-        (Err(e), _) | (_, Err(e)) => return fail(format!("cannot make pipes: {e}")),
+        (Err(e), _) | (_, Err(e)) => return Ok(spawn_error(format!("cannot make pipes: {e}"))),
     };
     let request = Request {
         program: program.program.clone(),
@@ -132,15 +133,12 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
     };
     let start = Instant::now();
-    let pid = launcher.start_run(&request, &input, &out_w, &err_w);
+    let started = launcher.start_run(&request, &input, &out_w, &err_w);
     // Our copies of the write ends must go, or the readers would never see the end.
     drop((input, out_w, err_w));
-    let pid = match pid {
-        Ok(pid) => pid,
-        Err(e) if e.to_string().starts_with("cannot start") => return fail(e.to_string()),
-        Err(e) => return fail(format!("the launcher failed: {e}")),
-    };
-    let _ = pid;
+    if let Err(why) = started? {
+        return Ok(spawn_error(why));
+    }
     let root = launcher.pid();
     let overflow = Arc::new(AtomicBool::new(false));
 
@@ -205,10 +203,7 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
     let _ = done.send(());
     let (watchdog_killed, memory_killed, tree_peak_kib) = watchdog.join().unwrap_or((false, false, 0));
-    let ended = match ended {
-        Ok(e) => e,
-        Err(e) => return fail(format!("the launcher failed: {e}")),
-    };
+    let ended = ended?;
     let deadline = Instant::now() + DRAIN_GRACE;
     let stdout = out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
     let stderr = err_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
@@ -216,7 +211,7 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
     let floor_kib = ended.floor_kib;
     let peak_rss_kib = ended.maxrss_kib.max(tree_peak_kib);
     let status = ended.status;
-    Facts {
+    Ok(Facts {
         exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         cpu_ms: ended.cpu_us as f64 / 1000.0,
@@ -231,7 +226,7 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         spawn_error: None,
         stdout,
         stderr,
-    }
+    })
 }
 
 /// Reads a pipe to its end, keeping the first `STDERR_KEEP` bytes, so the child never blocks

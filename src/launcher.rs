@@ -201,17 +201,22 @@ impl Launcher {
         self.child.id() as i32
     }
 
-    /// Asks for a run; returns the program's PID once it has started.
-    pub fn start_run(&self, req: &Request, stdin: &OwnedFd, stdout: &OwnedFd, stderr: &OwnedFd) -> io::Result<i32> {
+    /// Asks for a run. The outer error means the launcher itself failed (replace it); the
+    /// inner one, that the program could not be started (the launcher is fine).
+    pub fn start_run(
+        &self,
+        req: &Request,
+        stdin: &OwnedFd,
+        stdout: &OwnedFd,
+        stderr: &OwnedFd,
+    ) -> io::Result<Result<(), String>> {
         let fds = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
         send(self.sock.as_raw_fd(), &encode(req), &fds)?;
         let (reply, _) = receive(self.sock.as_raw_fd())?
             .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
         match reply.split_first() {
-            Some((b'S', pid)) => {
-                Ok(i32::from_le_bytes(pid.try_into().map_err(|_| io::Error::new(io::ErrorKind::Other, "bad reply"))?))
-            }
-            Some((b'E', why)) => Err(io::Error::new(io::ErrorKind::Other, String::from_utf8_lossy(why).into_owned())),
+            Some((b'S', _)) => Ok(Ok(())),
+            Some((b'E', why)) => Ok(Err(String::from_utf8_lossy(why).into_owned())),
             _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
         }
     }
@@ -258,9 +263,7 @@ pub fn main() -> i32 {
         match fork_exec(&req, &fds) {
             Ok(pid) => {
                 drop(fds);
-                let mut reply = vec![b'S'];
-                reply.extend_from_slice(&pid.to_le_bytes());
-                if send(sock, &reply, &[]).is_err() {
+                if send(sock, b"S", &[]).is_err() {
                     break;
                 }
                 let ended = collect(pid);
