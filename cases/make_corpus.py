@@ -219,6 +219,13 @@ def main():
     case("bad-input/samurai-overlap-clash", "\n".join(clash), expected="no solution\n")
     case("bad-input/only-blank-lines", "\n\n  \n\n", re_case, solve=False)
     case("bad-input/truncated-canvas", "\n".join(seed[:15]) + "\n", re_case, solve=False)
+    # Inputs once read silently as something else: each must now be an error with a column,
+    # after every good case before it has been answered.
+    case("bad-input/first-line-ten-zeros", "0000000000\n" + one, re_case, solve=False)
+    case("bad-input/first-line-eight-zeros", "00000000\n" + one, re_case, solve=False)
+    digits80 = pick("17clue", 1)[0].replace(".", "0")[:80]
+    case("bad-input/line-80-digits", digits80 + "\n", re_case, solve=False)
+    case("bad-input/text-after-last-case", "1\n" + one + "GARBAGE\n", re_case, solve=False)
 
     # Harness cases: the fixture misbehaves on demand; each expects its verdict.
     fx = "solver = \"@fixture\"\n"

@@ -127,6 +127,21 @@ fn count_is_exact_on_a_samurai_corner_grid() {
 }
 
 #[test]
+fn a_bare_count_stops_at_its_default_cap_and_says_so() {
+    // An empty grid has 6.67e21 solutions: an unbounded count would never end.
+    let empty = "0".repeat(81) + "\n";
+    sudoku()
+        .arg("--count")
+        .write_stdin(empty.clone())
+        .assert()
+        .success()
+        .stdout("1000000\n")
+        .stderr(predicate::str::contains("case 1: at least 1000000 solutions; counting stopped there"));
+    // An explicit cap is the user's choice: reaching it is not worth a note.
+    sudoku().arg("--count=5").write_stdin(empty).assert().success().stdout("5\n").stderr("");
+}
+
+#[test]
 fn no_solution_is_an_answer_and_rule_breaks_are_explained() {
     let clash = SAMPLE.replacen("103000509", "113000509", 1);
     sudoku()
@@ -147,6 +162,20 @@ fn random_bytes(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
             alphabet[(*seed % alphabet.len() as u64) as usize]
         })
         .collect()
+}
+
+#[path = "support/reader_fuzz.rs"]
+mod reader_fuzz;
+
+#[test]
+fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
+    // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.
+    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let rounds = env("FUZZ_ROUNDS", 100_000);
+    let (answered, errors) = reader_fuzz::check(rounds, env("FUZZ_SEED", 0x5eed_cafe));
+    eprintln!("{answered} answered in full, {errors} errors located");
+    // Both outcomes must be exercised, or the property checks nothing.
+    assert!(answered > rounds / 50 && errors > rounds / 50, "answered {answered}, errors {errors}");
 }
 
 #[test]

@@ -37,7 +37,9 @@ Input styles (detected from the first non-blank line):
 Cells: 1-9, and 0 or . for blank.
 
 Options:
-  --count       print the number of solutions of each case instead of a solution
+  --count       print the number of solutions of each case instead of a solution,
+                up to 1000000 (an emptier puzzle can have 6.67e21: a note on stderr
+                says when counting stopped there)
   --count=N     count, but stop at N (prints N when there are at least N)
   -h, --help    print this help
   -V, --version print the version
@@ -98,6 +100,10 @@ pub fn run_main(args: Vec<std::ffi::OsString>) -> i32 {
     }
 }
 
+/// Where a bare `--count` stops: an empty grid has 6.67e21 solutions, so an unbounded count
+/// would never end. About half a second of counting on a 9x9 grid.
+pub const DEFAULT_COUNT_CAP: u64 = 1_000_000;
+
 /// What the command line asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -120,7 +126,7 @@ fn parse_args(args: &[std::ffi::OsString]) -> Result<Result<Mode, String>, Strin
         } else if arg == "-V" || arg == "--version" {
             return Ok(Err(format!("sudoku {}\n", option_env!("CARGO_PKG_VERSION").unwrap_or("(standalone)"))));
         } else if arg == "--count" {
-            mode = Mode::Count(u64::MAX);
+            mode = Mode::Count(DEFAULT_COUNT_CAP);
         } else if let Some(n) = arg.strip_prefix("--count=") {
             match n.parse::<u64>() {
                 Ok(cap) if cap > 0 => mode = Mode::Count(cap),
@@ -167,6 +173,13 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
                 if n == 0 {
                     explain(notes);
                 }
+                if n == DEFAULT_COUNT_CAP && cap == DEFAULT_COUNT_CAP {
+                    let _ = writeln!(
+                        notes,
+                        "sudoku: case {}: at least {n} solutions; counting stopped there (--count=N counts further)",
+                        puzzle.case
+                    );
+                }
                 writeln!(out, "{n}")?;
             }
             Mode::Solve => match solver.solve(&puzzle) {
@@ -191,7 +204,8 @@ pub struct InputError {
     /// 1-based case number; 0 when the problem is before the first case (the count line).
     pub case: usize,
     pub line: usize,
-    pub column: Option<usize>,
+    /// 1-based; one past the line's last byte when the line ends too early.
+    pub column: usize,
     pub message: String,
 }
 
@@ -200,11 +214,7 @@ impl std::fmt::Display for InputError {
         if self.case > 0 {
             write!(f, "case {}, ", self.case)?;
         }
-        write!(f, "line {}", self.line)?;
-        if let Some(c) = self.column {
-            write!(f, ", column {c}")?;
-        }
-        write!(f, ": {}", self.message)
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
     }
 }
 
@@ -436,6 +446,11 @@ fn is_count(line: &[u8]) -> bool {
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
 }
 
+/// "1 case", "5 cases".
+fn cases(t: u64) -> String {
+    format!("{t} case{}", if t == 1 { "" } else { "s" })
+}
+
 /// Shows a byte as a person would want to read it in an error message.
 fn show_byte(b: u8) -> String {
     match b {
@@ -485,7 +500,7 @@ impl<'a> Reader<'a> {
         result
     }
 
-    fn error(&self, line: usize, column: Option<usize>, message: String) -> InputError {
+    fn error(&self, line: usize, column: usize, message: String) -> InputError {
         InputError { case: self.case, line, column, message }
     }
 
@@ -497,7 +512,24 @@ impl<'a> Reader<'a> {
             }
         }
         match self.remaining {
-            Some(0) => None,
+            Some(0) => {
+                // Every case has been answered: anything but blank lines and comments left
+                // over means T and the file disagree, which the user must hear about.
+                self.lines.skip_blank();
+                let (number, line) = self.lines.peek()?;
+                let t = self.total.unwrap_or(0);
+                let found = line.first().map_or("a blank".into(), |&b| show_byte(b));
+                Some(Err(InputError {
+                    case: 0,
+                    line: number,
+                    column: 1,
+                    message: format!(
+                        "expected the end of the input after the {} that line {} announces, found {found}",
+                        cases(t),
+                        self.count_line
+                    ),
+                }))
+            }
             Some(n) => {
                 self.remaining = Some(n - 1);
                 self.case += 1;
@@ -526,7 +558,7 @@ impl<'a> Reader<'a> {
                 let what = if self.lines.number == 0 { "is empty" } else { "has only blank lines" };
                 return Err(self.error(
                     self.lines.next_number(),
-                    None,
+                    1,
                     format!("the input {what}: expected the number of cases, a grid or 81-cell puzzle lines"),
                 ));
             }
@@ -543,6 +575,44 @@ impl<'a> Reader<'a> {
             return Ok(()); // a canvas whose first row is full, like a butterfly's
         }
         self.lines.next();
+        // A line of cells that is not a plain count (a leading zero, a '.', more digits than
+        // any T) is a grid row or puzzle line of the wrong length: reading it as T would
+        // drop every puzzle after it without a word.
+        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+        let plain_count = is_count(line) && digits.len() <= 11 && (digits.len() == 1 || digits[0] != b'0');
+        if line.iter().all(|&b| is_cell(b)) && !plain_count {
+            if line.len() < 9 {
+                let n = line.len();
+                return Err(self.error(
+                    number,
+                    n + 1,
+                    format!(
+                        "expected the number of cases (without leading zeros) or a grid row of 9 cells, \
+                         found the end of the line after {n} cells"
+                    ),
+                ));
+            }
+            if line.len() < 45 {
+                return Err(self.error(
+                    number,
+                    10,
+                    format!(
+                        "expected the number of cases (at most 11 digits, no leading zeros) or a grid row \
+                         of 9 cells, found a line of {} cells",
+                        line.len()
+                    ),
+                ));
+            }
+            self.check_row(number, line, 81, "puzzle line")?;
+        }
+        if is_count(line) && !plain_count {
+            let text = String::from_utf8_lossy(line);
+            return Err(self.error(
+                number,
+                2,
+                format!("expected the number of cases (at most 11 digits, no leading zeros), found {text}"),
+            ));
+        }
         if !is_count(line) {
             let (column, found) = line
                 .iter()
@@ -552,7 +622,7 @@ impl<'a> Reader<'a> {
                 .unwrap_or((1, "nothing".into()));
             return Err(self.error(
                 number,
-                Some(column),
+                column,
                 format!(
                     "expected the number of cases (a whole number), a grid row of 9 cells \
                      or an 81-cell puzzle line, found {found}"
@@ -561,14 +631,16 @@ impl<'a> Reader<'a> {
         }
         if line[0] == b'-' && line[1..].iter().any(|&b| b != b'0') {
             let text = String::from_utf8_lossy(line);
-            return Err(self.error(number, Some(1), format!("the number of cases must be 0 or more, found {text}")));
+            return Err(self.error(number, 1, format!("expected the number of cases (0 or more), found {text}")));
         }
-        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
         let mut t: u64 = 0;
         for &d in digits {
             t = match t.checked_mul(10).and_then(|t| t.checked_add(u64::from(d - b'0'))) {
                 Some(t) => t,
-                None => return Err(self.error(number, Some(1), "the number of cases is too large".into())),
+                None => {
+                    let message = "expected the number of cases, found a number too large to be one";
+                    return Err(self.error(number, 1, message.into()));
+                }
             };
         }
         self.remaining = Some(t);
@@ -584,13 +656,13 @@ impl<'a> Reader<'a> {
             Some(found) if found.1 != b"end" => found,
             _ => {
                 let said = match self.total {
-                    Some(t) => format!(" (line {} says there are {t} cases)", self.count_line),
+                    Some(t) => format!(" (line {} announces {})", self.count_line, cases(t)),
                     None => String::new(),
                 };
                 let found = if self.lines.peek().is_some() { "'end'" } else { "end of input" };
                 return Err(self.error(
                     self.lines.next_number(),
-                    None,
+                    1,
                     format!("expected case {}, found {found}{said}", self.case),
                 ));
             }
@@ -627,21 +699,34 @@ impl<'a> Reader<'a> {
         false
     }
 
-    fn check_cells(&self, number: usize, line: &[u8], expected: &str) -> Result<(), InputError> {
-        match line.iter().position(|&b| !is_cell(b)) {
-            None => Ok(()),
-            Some(i) => {
-                Err(self.error(number, Some(i + 1), format!("expected {expected}, found {}", show_byte(line[i]))))
-            }
+    /// Checks that `line` is exactly `width` cells, naming the first column that is not.
+    fn check_row(&self, number: usize, line: &[u8], width: usize, what: &str) -> Result<(), InputError> {
+        if let Some(i) = line.iter().take(width).position(|&b| !is_cell(b)) {
+            let found = show_byte(line[i]);
+            return Err(self.error(number, i + 1, format!("expected a digit 1-9, '0' or '.', found {found}")));
         }
+        if line.len() < width {
+            let n = line.len();
+            return Err(self.error(
+                number,
+                n + 1,
+                format!("expected {width} cells on a {what}, found the end of the line after {n}"),
+            ));
+        }
+        if line.len() > width {
+            let found = show_byte(line[width]);
+            return Err(self.error(
+                number,
+                width + 1,
+                format!("expected the end of the {what} after {width} cells, found {found}"),
+            ));
+        }
+        Ok(())
     }
 
     fn read_line(&mut self, start: usize) -> Result<Puzzle, InputError> {
         let (_, line) = self.lines.next().unwrap_or((start, b""));
-        self.check_cells(start, line, "a digit 1-9, '0' or '.'")?;
-        if line.len() != 81 {
-            return Err(self.error(start, None, format!("expected 81 cells, found {}", line.len())));
-        }
+        self.check_row(start, line, 81, "puzzle line")?;
         let givens = line.iter().map(|&b| cell_value(b)).collect();
         Ok(Puzzle { case: self.case, line: start, shape: Shape::Line, givens })
     }
@@ -654,11 +739,7 @@ impl<'a> Reader<'a> {
                 other => {
                     let number = other.map_or(self.lines.next_number(), |(n, _)| n);
                     let found = if other.is_some() { "a blank line" } else { "end of input" };
-                    return Err(self.error(
-                        number,
-                        None,
-                        format!("expected row {} of the grid, found {found}", row + 1),
-                    ));
+                    return Err(self.error(number, 1, format!("expected row {} of the grid, found {found}", row + 1)));
                 }
             };
             if shape == Shape::Spaced {
@@ -672,28 +753,24 @@ impl<'a> Reader<'a> {
                         } else {
                             "a single space"
                         };
-                        return Err(self.error(
-                            number,
-                            Some(i + 1),
-                            format!("expected {what}, found {}", show_byte(b)),
-                        ));
+                        return Err(self.error(number, i + 1, format!("expected {what}, found {}", show_byte(b))));
                     }
                     if i % 2 == 0 {
                         givens.push(cell_value(b));
                     }
                 }
                 if line.len() != 17 {
+                    let what = if line.len() % 2 == 0 { "a digit 1-9, '0' or '.'" } else { "a single space" };
                     return Err(self.error(
                         number,
-                        None,
-                        format!("expected 9 cells separated by single spaces, found {} cells", (line.len() + 1) / 2),
+                        line.len() + 1,
+                        format!(
+                            "expected {what} (a row is 9 cells separated by single spaces), found the end of the line"
+                        ),
                     ));
                 }
             } else {
-                self.check_cells(number, line, "a digit 1-9, '0' or '.'")?;
-                if line.len() != 9 {
-                    return Err(self.error(number, None, format!("expected 9 cells, found {}", line.len())));
-                }
+                self.check_row(number, line, 9, "grid row")?;
                 givens.extend(line.iter().map(|&b| cell_value(b)));
             }
         }
@@ -710,17 +787,23 @@ impl<'a> Reader<'a> {
                 break; // a Samurai is 21 lines: what follows is the next case
             }
             if let Some(i) = line.iter().position(|&b| !is_cell(b) && b != b' ') {
+                let found = show_byte(line[i]);
                 return Err(self.error(
                     number,
-                    Some(i + 1),
-                    format!("expected a digit 1-9, '0', '.' or a space, found {}", show_byte(line[i])),
+                    i + 1,
+                    format!("expected a digit 1-9, '0', '.' or a space, found {found}"),
                 ));
             }
             if line.len() > MAX_CANVAS_SIDE || rows.len() == MAX_CANVAS_SIDE {
+                let (column, found) = if line.len() > MAX_CANVAS_SIDE {
+                    (MAX_CANVAS_SIDE + 1, format!("a line {} wide", line.len()))
+                } else {
+                    (1, format!("a line {}", MAX_CANVAS_SIDE + 1))
+                };
                 return Err(self.error(
                     number,
-                    None,
-                    format!("a canvas may be at most {MAX_CANVAS_SIDE} cells wide and tall"),
+                    column,
+                    format!("expected a blank line or the end of the canvas (at most {MAX_CANVAS_SIDE} cells wide and tall), found {found}"),
                 ));
             }
             rows.push(line);
@@ -746,8 +829,9 @@ impl<'a> Reader<'a> {
             top += 3;
         }
         if grids.is_empty() {
-            return Err(self.error(start, None, format!(
-                "this drawing ({width} wide, {height} tall) holds no complete 9x9 grid whose top-left corner is at a row and column that are multiples of 3"
+            let column = rows[0].iter().position(|&b| b != b' ').unwrap_or(0) + 1;
+            return Err(self.error(start, column, format!(
+                "expected a canvas of 9x9 grids, but this drawing ({width} wide, {height} tall) holds no complete 9x9 grid whose top-left corner is at a row and column that are multiples of 3"
             )));
         }
         let mut index = vec![NONE; width * height];
@@ -758,7 +842,7 @@ impl<'a> Reader<'a> {
                     if !covered[r * width + c] {
                         return Err(self.error(
                             start + r,
-                            Some(c + 1),
+                            c + 1,
                             format!(
                                 "expected a space: {} is outside every 9x9 grid of the canvas",
                                 show_byte(rows[r][c])
