@@ -5,11 +5,15 @@
 //! - `sudoku`: the special judge POJ 2676 needs; see [`crate::sudoku_check`].
 //! - external: a testlib-style program run as `CHECKER input output answer`.
 //!
-//! All comparisons are on bytes, never on UTF-8 strings, so invalid UTF-8 cannot crash them.
+//! All comparisons are on bytes, never on UTF-8 strings, so invalid UTF-8 cannot crash them,
+//! and on streams (see [`crate::streams`]), so no output or expected file is held whole.
 
 use crate::exec::{self, Program};
 use crate::limits::Limits;
+use crate::spool::Spool;
+use crate::streams::{first_mismatch, same, Mismatch, NormalLines, Raw, Tokens};
 use crate::verdict::CheckOutcome;
+use std::io::{self, BufRead, BufReader, Cursor, Seek};
 use std::path::Path;
 use std::time::Duration;
 
@@ -45,91 +49,141 @@ pub enum Checker {
 /// How much CPU time an external checker may take (its wall-clock limit is twice that).
 pub const CHECKER_TIME: Duration = Duration::from_secs(10);
 
-/// Judges `output` for a case whose input is at `input` and expected output (if any) at
-/// `expected`.
-pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &[u8]) -> CheckOutcome {
-    let answer = match expected.map(std::fs::read).transpose() {
-        Ok(a) => a,
-        Err(e) => return CheckOutcome::Failed(format!("cannot read the expected output: {e}")),
-    };
+/// A stream that can be read again from an earlier place.
+pub trait Source: BufRead + Seek {}
+impl<T: BufRead + Seek> Source for T {}
+
+/// Opens a fresh stream over one side of a comparison; called once per view compared.
+pub type Opener<'a> = &'a dyn Fn() -> io::Result<Box<dyn Source + 'a>>;
+
+/// Judges the output in `output` for a case whose input is at `input` and expected output
+/// (if any) at `expected`. Outputs and expected files are read as streams, never whole.
+pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
+    let open_answer = |path: &Path| std::fs::File::open(path).map(|f| BufReader::with_capacity(1 << 16, f));
+    if let Some(path) = expected {
+        if let Err(e) = open_answer(path) {
+            return CheckOutcome::Failed(format!("cannot read the expected output: {e}"));
+        }
+    }
     match checker {
-        Checker::Builtin(CheckerKind::Sudoku) => match std::fs::read(input) {
-            Ok(i) => crate::sudoku_check::check(&i, output, answer.as_deref()),
-            Err(e) => CheckOutcome::Failed(format!("cannot read the input: {e}")),
-        },
-        Checker::Builtin(kind) => match answer {
+        Checker::Builtin(CheckerKind::Sudoku) => {
+            // The input is read whole: the checker needs every puzzle's givens, and the
+            // solver had to read all of it too.
+            let input = match std::fs::read(input) {
+                Ok(i) => i,
+                Err(e) => return CheckOutcome::Failed(format!("cannot read the input: {e}")),
+            };
+            let opened = (output.reader(), expected.map(open_answer).transpose());
+            match opened {
+                (Ok(mut out), Ok(mut answer)) => {
+                    crate::sudoku_check::check(&input, &mut out, answer.as_mut().map(|a| a as &mut dyn BufRead))
+                }
+                (Err(e), _) | (_, Err(e)) => CheckOutcome::Failed(format!("cannot read the output: {e}")),
+            }
+        }
+        Checker::Builtin(kind) => match expected {
             None => CheckOutcome::NothingToCompare,
-            Some(answer) => compare(*kind, output, &answer),
+            Some(path) => compare_streams(*kind, &|| Ok(Box::new(output.reader()?) as Box<dyn Source>), &|| {
+                Ok(Box::new(open_answer(path)?) as Box<dyn Source>)
+            }),
         },
         Checker::External(program) => external(program, input, expected, output),
     }
 }
 
-/// Lines of `text` with CR and trailing spaces and tabs removed, trailing blank lines dropped.
-pub fn normal_lines(text: &[u8]) -> Vec<&[u8]> {
-    let mut lines: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .map(|mut l| {
-            while let [head @ .., b'\r' | b' ' | b'\t'] = l {
-                l = head;
-            }
-            l
-        })
-        .collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    lines
-}
-
-fn tokens(text: &[u8]) -> Vec<&[u8]> {
-    text.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()).collect()
-}
-
 /// Compares with a built-in rule. A mismatch whose words all match is PE, not WA.
 pub fn compare(kind: CheckerKind, output: &[u8], answer: &[u8]) -> CheckOutcome {
-    let same_tokens = tokens(output) == tokens(answer);
-    let same_lines = normal_lines(output) == normal_lines(answer);
-    match kind {
-        CheckerKind::Exact if output == answer => CheckOutcome::Accepted,
-        CheckerKind::Exact if same_lines => CheckOutcome::Presentation(
-            "the lines match, but line endings or trailing spaces differ (exact checker)".into(),
-        ),
-        CheckerKind::Lines | CheckerKind::Sudoku if same_lines => CheckOutcome::Accepted,
-        CheckerKind::Tokens if same_tokens => CheckOutcome::Accepted,
-        CheckerKind::Exact | CheckerKind::Lines | CheckerKind::Sudoku if same_tokens => {
-            CheckOutcome::Presentation("every word matches, but spacing or line breaks differ".into())
-        }
-        _ => CheckOutcome::Wrong(first_difference(output, answer)),
+    compare_streams(kind, &|| Ok(Box::new(Cursor::new(output)) as Box<dyn Source>), &|| {
+        Ok(Box::new(Cursor::new(answer)) as Box<dyn Source>)
+    })
+}
+
+/// As [`compare`], over streams: up to three passes (bytes, lines, words), each in memory
+/// independent of the sizes.
+pub fn compare_streams(kind: CheckerKind, output: Opener<'_>, answer: Opener<'_>) -> CheckOutcome {
+    match compare_views(kind, output, answer) {
+        Ok(outcome) => outcome,
+        Err(e) => CheckOutcome::Failed(format!("cannot read the output or the expected output: {e}")),
     }
+}
+
+fn compare_views(kind: CheckerKind, output: Opener<'_>, answer: Opener<'_>) -> io::Result<CheckOutcome> {
+    let raw = || same(&mut Raw(output()?), &mut Raw(answer()?));
+    let same_lines = || same(&mut NormalLines::new(output()?), &mut NormalLines::new(answer()?));
+    let tokens = || same(&mut Tokens::new(output()?), &mut Tokens::new(answer()?));
+    // Only a wrong answer pays for reading both files to the end to count their lines.
+    let lines = || first_mismatch(&mut NormalLines::new(output()?), &mut NormalLines::new(answer()?), true);
+    let wrong = |m: Option<Mismatch>| CheckOutcome::Wrong(describe(m));
+    Ok(match kind {
+        CheckerKind::Exact => {
+            if raw()? {
+                CheckOutcome::Accepted
+            } else if same_lines()? {
+                CheckOutcome::Presentation(
+                    "the lines match, but line endings or trailing spaces differ (exact checker)".into(),
+                )
+            } else if tokens()? {
+                CheckOutcome::Presentation("every word matches, but spacing or line breaks differ".into())
+            } else {
+                wrong(lines()?)
+            }
+        }
+        CheckerKind::Lines | CheckerKind::Sudoku => {
+            if same_lines()? {
+                CheckOutcome::Accepted
+            } else if tokens()? {
+                CheckOutcome::Presentation("every word matches, but spacing or line breaks differ".into())
+            } else {
+                wrong(lines()?)
+            }
+        }
+        CheckerKind::Tokens => {
+            if tokens()? {
+                CheckOutcome::Accepted
+            } else {
+                wrong(lines()?)
+            }
+        }
+    })
 }
 
 /// Where the output first leaves the expected one, by line.
-fn first_difference(output: &[u8], answer: &[u8]) -> String {
-    let (o, a) = (normal_lines(output), normal_lines(answer));
-    for (i, (x, y)) in o.iter().zip(a.iter()).enumerate() {
-        if x != y {
-            let col = x.iter().zip(y.iter()).take_while(|(p, q)| p == q).count() + 1;
-            return format!("line {}, column {col} differs", i + 1);
-        }
+fn describe(m: Option<Mismatch>) -> String {
+    match m {
+        None => "the output differs from the expected one".into(),
+        Some(m) if !m.one_ends_first => format!("line {}, column {} differs", m.line, m.column),
+        Some(Mismatch { lines: (o, a), .. }) if o < a => format!("the output ends after {o} lines; {a} were expected"),
+        Some(Mismatch { lines: (o, a), .. }) => format!("the output has {o} lines; {a} were expected"),
     }
-    if o.len() < a.len() {
-        format!("the output ends after {} lines; {} were expected", o.len(), a.len())
-    } else {
-        format!("the output has {} lines; {} were expected", o.len(), a.len())
+}
+
+/// The first line (1-based) where the output and the expected file differ as lines, or as
+/// bytes when their lines agree: where a diff for the report should start.
+pub fn first_different_line(output: &Spool, expected: &Path) -> Option<u64> {
+    let answer = || std::fs::File::open(expected).map(BufReader::new);
+    let lines =
+        first_mismatch(&mut NormalLines::new(output.reader().ok()?), &mut NormalLines::new(answer().ok()?), false);
+    match lines.ok()? {
+        Some(m) => Some(m.line),
+        None => first_mismatch(&mut Raw(output.reader().ok()?), &mut Raw(answer().ok()?), false).ok()?.map(|m| m.line),
     }
 }
 
 /// Runs a testlib-style checker: exit 0 AC, 1 WA, 2 and 4 PE, 3 checker failure (IE),
 /// 7 partial points (`points X` on stderr). Its stderr is the feedback.
-fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &[u8]) -> CheckOutcome {
+fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => return CheckOutcome::Failed(format!("cannot make a folder for the checker: {e}")),
     };
     let out_path = dir.path().join("output.txt");
     let empty = dir.path().join("answer.txt");
-    if let Err(e) = std::fs::write(&out_path, output).and_then(|_| std::fs::write(&empty, b"")) {
+    // A copy, so a checker that writes to its output file cannot change what we judged.
+    let copied = match output.path() {
+        Some(spooled) => std::fs::copy(spooled, &out_path).map(drop),
+        None => std::fs::write(&out_path, b""),
+    };
+    if let Err(e) = copied.and_then(|_| std::fs::write(&empty, b"")) {
         return CheckOutcome::Failed(format!("cannot write the output for the checker: {e}"));
     }
     let answer = expected.unwrap_or(&empty);
@@ -206,6 +260,7 @@ mod tests {
         let input = dir.path().join("in");
         std::fs::write(&input, "x").unwrap();
         let c = Checker::Builtin(CheckerKind::Lines);
-        assert_eq!(check(&c, &input, None, b"y"), CheckOutcome::NothingToCompare);
+        let output = Spool::from_bytes(b"y").unwrap();
+        assert_eq!(check(&c, &input, None, &output), CheckOutcome::NothingToCompare);
     }
 }

@@ -5,8 +5,9 @@ use crate::cases::Case;
 use crate::check::{self, Checker, CheckerKind};
 use crate::exec::{self, Facts, Program};
 use crate::limits::Limits;
+use crate::spool::{self, Spool};
 use crate::verdict::{self, CheckOutcome, Judgement, Verdict};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -79,7 +80,35 @@ pub struct CaseResult {
     pub warning: Option<String>,
     /// A line diff against the expected output, for WA and PE.
     #[serde(skip)]
-    pub diff: Option<(Vec<u8>, Vec<u8>)>,
+    pub diff: Option<DiffWindow>,
+}
+
+/// The lines of the output and of the expected output around their first difference: what a
+/// report shows as a diff, bounded whatever the sizes of the files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffWindow {
+    /// 1-based line where both windows start.
+    pub from_line: u64,
+    pub output: Vec<u8>,
+    pub expected: Vec<u8>,
+    /// Either file goes on past its window: differences near the windows' end may be
+    /// artefacts of the cut, so a report should show the first one only.
+    pub cut: bool,
+}
+
+/// Lines shown before the first difference, lines in a window, and bytes kept of a line.
+const DIFF_CONTEXT: u64 = 2;
+const DIFF_LINES: usize = 40;
+const DIFF_LINE_BYTES: usize = 400;
+
+fn diff_window(output: &Spool, expected: &Path) -> Option<DiffWindow> {
+    let first = check::first_different_line(output, expected)?;
+    let from_line = first.saturating_sub(DIFF_CONTEXT).max(1);
+    let window = |r| spool::window(r, from_line, DIFF_LINES, DIFF_LINE_BYTES).ok();
+    let (output_lines, output_cut) = window(Box::new(output.reader().ok()?) as Box<dyn std::io::BufRead>)?;
+    let (expected_lines, expected_cut) =
+        window(Box::new(std::io::BufReader::new(std::fs::File::open(expected).ok()?)))?;
+    Some(DiffWindow { from_line, output: output_lines, expected: expected_lines, cut: output_cut || expected_cut })
 }
 
 /// Whether `verdict` passes `case`: the verdict its `case.toml` expects, or else AC or OK.
@@ -188,14 +217,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
         && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
     let diff = match (&case.expected, wants_diff) {
-        (Some(path), true) => std::fs::read(path).ok().map(|expected| (facts.stdout.clone(), expected)),
+        (Some(path), true) => diff_window(&facts.stdout, path),
         _ => None,
     };
     let tl = limits.time.as_secs_f64() * 1000.0;
     let warning = (verdict.is_pass() && facts.cpu_ms >= 0.9 * tl)
         .then(|| format!("{:.0} ms is within 10% of the {tl:.0} ms time limit", facts.cpu_ms));
     CaseResult {
-        facts: if options.keep_output { facts } else { Facts { stdout: Vec::new(), ..facts } },
+        facts: if options.keep_output { facts } else { Facts { stdout: Spool::default(), ..facts } },
         runs: options.repeat.max(1),
         cpu_ms,
         wall_ms,

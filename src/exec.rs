@@ -6,7 +6,8 @@
 //! ends, the launcher kills and reaps every descendant and adds up their figures.
 //!
 //! stdout and stderr are pipes drained by two threads here (so neither can fill up and
-//! block the program). A watchdog samples the whole process tree: it kills the tree at the
+//! block the program); stdout goes on to a temporary file (see [`crate::spool`]) and only the
+//! head of stderr is kept, so the judge's memory does not grow with what a program prints. A watchdog samples the whole process tree: it kills the tree at the
 //! wall-clock limit, when its CPU time passes the limit, or when its summed resident memory
 //! runs far past the limit. RLIMIT_CPU is a backstop. Peak memory is the larger of the
 //! largest peak of any one process (exact, from `wait4`) and the largest sum the watchdog
@@ -16,6 +17,7 @@
 
 use crate::launcher::{Launcher, Request};
 use crate::limits::Limits;
+use crate::spool::{Spool, SpoolWriter};
 use std::ffi::OsString;
 use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -53,8 +55,10 @@ pub struct Facts {
     /// killed, finished ones reaped, by the launcher).
     pub leftover_processes: u32,
     pub spawn_error: Option<String>,
+    /// The run went fine but its stdout could not be kept (a full disk): the judge's fault.
+    pub capture_error: Option<String>,
     #[serde(skip)]
-    pub stdout: Vec<u8>,
+    pub stdout: Spool,
     #[serde(skip)]
     pub stderr: Vec<u8>,
 }
@@ -122,6 +126,10 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         Ok(f) => OwnedFd::from(f),
         Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", stdin.display()))),
     };
+    let mut spool = match SpoolWriter::new() {
+        Ok(s) => s,
+        Err(e) => return Ok(spawn_error(format!("cannot make a temporary file for the output: {e}"))),
+    };
     let ((out_r, out_w), (err_r, err_w)) = match (pipe(), pipe()) {
         (Ok(o), Ok(e)) => (o, e),
         (Err(e), _) | (_, Err(e)) => return Ok(spawn_error(format!("cannot make pipes: {e}"))),
@@ -147,25 +155,24 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         let overflow = Arc::clone(&overflow);
         let cap = limits.output_bytes;
         std::thread::spawn(move || {
-            let mut kept = Vec::new();
             let mut pipe = std::fs::File::from(out_r);
             let mut chunk = vec![0u8; 1 << 16];
             loop {
                 match pipe.read(&mut chunk) {
                     Ok(0) => break,
                     Ok(n) => {
-                        if kept.len() as u64 + n as u64 > cap {
+                        if spool.len() + n as u64 > cap {
                             overflow.store(true, Ordering::SeqCst);
                             crate::proctree::kill_descendants(root);
                             break;
                         }
-                        kept.extend_from_slice(&chunk[..n]);
+                        spool.write(&chunk[..n]);
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(_) => break,
                 }
             }
-            let _ = out_tx.send(kept);
+            let _ = out_tx.send(spool.finish());
         });
     }
     let (err_tx, err_rx) = mpsc::channel();
@@ -205,7 +212,13 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
     let (watchdog_killed, memory_killed, tree_peak_kib) = watchdog.join().unwrap_or((false, false, 0));
     let ended = ended?;
     let deadline = Instant::now() + DRAIN_GRACE;
-    let stdout = out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
+    let (stdout, capture_error) = match out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Ok(spool)) => (spool, None),
+        Ok(Err(e)) => (Spool::default(), Some(format!("cannot keep the output: {e}"))),
+        // Only a process outside the run can hold the pipe this long; what it held back is
+        // not the run's output.
+        Err(_) => (Spool::default(), None),
+    };
     let stderr = err_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
 
     let floor_kib = ended.floor_kib;
@@ -218,12 +231,13 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         wall_ms,
         peak_rss_kib,
         peak_rss_exact: peak_rss_kib > floor_kib,
-        stdout_bytes: stdout.len() as u64,
+        stdout_bytes: stdout.len(),
         watchdog_killed,
         memory_killed,
         output_overflow: overflow.load(Ordering::SeqCst),
         leftover_processes: ended.leftovers,
         spawn_error: None,
+        capture_error,
         stdout,
         stderr,
     })

@@ -41,6 +41,8 @@ pub mod launcher;
 pub mod limits;
 pub mod proctree;
 pub mod report;
+pub mod spool;
+pub mod streams;
 pub mod sudoku_check;
 pub mod verdict;
 

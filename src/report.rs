@@ -68,12 +68,13 @@ fn visible(line: &str) -> String {
     line.replace(' ', "·").replace('\t', "→").replace('\r', "␍")
 }
 
-/// A unified line diff of `expected` against `output`, at most `max_lines` lines long.
-pub fn diff(output: &[u8], expected: &[u8], max_lines: usize) -> String {
+/// A unified line diff of `expected` against `output`, at most `max_lines` lines long; only
+/// its first hunk when `first_only`.
+pub fn diff(output: &[u8], expected: &[u8], max_lines: usize, first_only: bool) -> String {
     let (out, exp) = (String::from_utf8_lossy(output), String::from_utf8_lossy(expected));
     let d = similar::TextDiff::from_lines(exp.as_ref(), out.as_ref());
     let mut lines = Vec::new();
-    for group in d.grouped_ops(2) {
+    for group in d.grouped_ops(2).into_iter().take(if first_only { 1 } else { usize::MAX }) {
         lines.push("@@".to_string());
         for op in group {
             for change in d.iter_changes(&op) {
@@ -106,8 +107,10 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
         if !r.detail.is_empty() {
             let _ = writeln!(s, "{}", r.detail);
         }
-        if let Some((output, exp)) = &r.diff {
-            let _ = writeln!(s, "diff (- expected, + output; · space, → tab, ␍ CR):\n{}", diff(output, exp, 40));
+        if let Some(w) = &r.diff {
+            let from = if w.from_line > 1 { format!(" from line {}", w.from_line) } else { String::new() };
+            let legend = "- expected, + output; · space, → tab, ␍ CR";
+            let _ = writeln!(s, "diff{from} ({legend}):\n{}", diff(&w.output, &w.expected, 40, w.cut));
         }
         let err = &r.facts.stderr;
         if !err.is_empty() && style.stderr_limit > 0 {
@@ -150,14 +153,14 @@ mod tests {
 
     #[test]
     fn diff_makes_whitespace_visible() {
-        let d = diff(b"1 2 \n3\n", b"1 2\n3\n", 40);
+        let d = diff(b"1 2 \n3\n", b"1 2\n3\n", 40, false);
         assert_eq!(d, "@@\n-1·2\n+1·2·\n 3");
     }
 
     #[test]
     fn long_diffs_are_cut_and_say_so() {
         let out: String = (0..100).map(|i| format!("{i}\n")).collect();
-        let d = diff(out.as_bytes(), b"", 10);
+        let d = diff(out.as_bytes(), b"", 10, false);
         assert!(d.ends_with("... 91 more diff lines"), "{d}");
     }
 }

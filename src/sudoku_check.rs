@@ -6,37 +6,54 @@
 //! expected output says so, or where the givens themselves break a rule. It never asks the
 //! solver for an answer, so it can vouch for expected outputs too.
 
-use crate::check::normal_lines;
 use crate::solver::{Puzzle, Reader, Shape};
+use crate::streams::LineCursor;
 use crate::verdict::CheckOutcome;
+use std::io::BufRead;
 
 const NO_SOLUTION: &[u8] = b"no solution";
 
-/// Lines with their 1-based numbers, skipping blank lines between answers.
-struct Cursor<'a> {
-    lines: Vec<&'a [u8]>,
-    at: usize,
+/// Longest output line kept whole: an answer line is at most 63 cells (or 17 bytes spaced);
+/// a longer one is wrong whatever the rest of it holds.
+const MAX_LINE: usize = 4096;
+
+/// Normalized output lines read as a stream. A read error ends the stream and is reported by
+/// [`Lines::failure`], so the checking logic below reads like plain iteration.
+struct Lines<R> {
+    cursor: LineCursor<R>,
+    error: Option<std::io::Error>,
 }
 
-impl<'a> Cursor<'a> {
-    fn new(text: &'a [u8]) -> Self {
-        Cursor { lines: normal_lines(text), at: 0 }
+impl<R: BufRead> Lines<R> {
+    fn new(src: R) -> Self {
+        Lines { cursor: LineCursor::new(src, MAX_LINE), error: None }
+    }
+
+    fn note<T>(&mut self, r: std::io::Result<Option<T>>) -> Option<T> {
+        r.unwrap_or_else(|e| {
+            self.error.get_or_insert(e);
+            None
+        })
     }
 
     fn skip_blank(&mut self) {
-        while self.lines.get(self.at).is_some_and(|l| l.is_empty()) {
-            self.at += 1;
+        if let Err(e) = self.cursor.skip_blank() {
+            self.error.get_or_insert(e);
         }
     }
 
-    fn next(&mut self) -> Option<(usize, &'a [u8])> {
-        let line = self.lines.get(self.at).copied()?;
-        self.at += 1;
-        Some((self.at, line))
+    fn peek_is(&mut self, text: &[u8]) -> Option<bool> {
+        let peeked = self.cursor.peek().map(|l| l.map(|l| l == text));
+        self.note(peeked)
     }
 
-    fn peek(&self) -> Option<&'a [u8]> {
-        self.lines.get(self.at).copied()
+    fn next(&mut self) -> Option<(usize, Vec<u8>)> {
+        let next = self.cursor.next_line();
+        self.note(next)
+    }
+
+    fn failure(&mut self) -> Option<CheckOutcome> {
+        self.error.take().map(|e| CheckOutcome::Failed(format!("cannot read the output: {e}")))
     }
 }
 
@@ -66,10 +83,21 @@ fn cell_places(puzzle: &Puzzle) -> Vec<(usize, usize)> {
 }
 
 /// Checks `output` against the cases of `input`; `answer` is the expected output, if any.
-pub fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>) -> CheckOutcome {
+/// Both are read as streams, a line at a time.
+pub fn check(input: &[u8], output: &mut dyn BufRead, answer: Option<&mut dyn BufRead>) -> CheckOutcome {
+    let mut out = Lines::new(output);
+    let mut expected = answer.map(Lines::new);
+    let outcome = check_all(input, &mut out, expected.as_mut());
+    let failure = out.failure().or_else(|| expected.as_mut().and_then(Lines::failure));
+    failure.unwrap_or(outcome)
+}
+
+fn check_all<R: BufRead, A: BufRead>(
+    input: &[u8],
+    out: &mut Lines<R>,
+    mut expected: Option<&mut Lines<A>>,
+) -> CheckOutcome {
     let mut reader = Reader::new(input);
-    let mut out = Cursor::new(output);
-    let mut expected = answer.map(Cursor::new);
     while let Some(case) = reader.next_case() {
         let puzzle = match case {
             Ok(p) => p,
@@ -78,14 +106,16 @@ pub fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>) -> CheckOutcome
         let expects_none = match expected.as_mut() {
             Some(exp) => {
                 exp.skip_blank();
-                let none = exp.peek() == Some(NO_SOLUTION);
+                let none = exp.peek_is(NO_SOLUTION) == Some(true);
                 let skip = if none { 1 } else { answer_height(&puzzle) };
-                exp.at += skip;
+                for _ in 0..skip {
+                    exp.next();
+                }
                 none
             }
             None => false,
         };
-        if let Some(outcome) = check_case(&puzzle, &mut out, expects_none) {
+        if let Some(outcome) = check_case(&puzzle, out, expects_none) {
             return outcome;
         }
     }
@@ -97,15 +127,15 @@ pub fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>) -> CheckOutcome
 }
 
 /// Checks one case's answer; `None` when it is right.
-fn check_case(puzzle: &Puzzle, out: &mut Cursor<'_>, expects_none: bool) -> Option<CheckOutcome> {
+fn check_case<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>, expects_none: bool) -> Option<CheckOutcome> {
     let case = puzzle.case;
     out.skip_blank();
-    let start = out.at + 1;
-    if out.peek().is_none() {
+    let start = out.cursor.next_number();
+    let Some(no_solution) = out.peek_is(NO_SOLUTION) else {
         return Some(CheckOutcome::Wrong(format!("case {case}: the output ends before this case is answered")));
-    }
-    if out.peek() == Some(NO_SOLUTION) {
-        out.at += 1;
+    };
+    if no_solution {
+        out.next();
         let proven = puzzle.first_conflict().is_some();
         return if expects_none || proven {
             None
@@ -150,7 +180,7 @@ fn check_case(puzzle: &Puzzle, out: &mut Cursor<'_>, expects_none: bool) -> Opti
 
 /// Reads one answer in the shape of the puzzle: a value per cell (0 for a blank cell).
 /// Anything that is not the right shape is a presentation error.
-fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOutcome> {
+fn read_values<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>) -> Result<Vec<u8>, CheckOutcome> {
     let case = puzzle.case;
     let pe = |line: usize, what: String| CheckOutcome::Presentation(format!("case {case}, output line {line}: {what}"));
     let mut values = vec![0u8; puzzle.givens.len()];
@@ -181,7 +211,10 @@ fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOu
                 let mut cells = Vec::new();
                 for col in 0..c.width.max(line.len()) {
                     let index = if col < c.width { c.index[row * c.width + col] } else { u32::MAX };
-                    let b = line.get(col).copied().unwrap_or(b' ');
+                    let Some(b) = line.get(col).copied().or((index == u32::MAX).then_some(b' ')) else {
+                        let what = format!("column {}: expected a digit, found the end of the line", col + 1);
+                        return Err(pe(line_no, what));
+                    };
                     if index == u32::MAX && b != b' ' {
                         return Err(pe(line_no, format!("column {}: expected a space outside the grids", col + 1)));
                     }
@@ -218,6 +251,12 @@ fn read_values(puzzle: &Puzzle, out: &mut Cursor<'_>) -> Result<Vec<u8>, CheckOu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The checker over bytes in memory.
+    fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>) -> CheckOutcome {
+        let mut answer = answer;
+        super::check(input, &mut &output[..], answer.as_mut().map(|a| a as &mut dyn BufRead))
+    }
 
     const PUZZLE: &[u8] =
         b"1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";

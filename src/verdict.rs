@@ -178,6 +178,9 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
     if let Some(code) = facts.exit_code.filter(|&c| c != 0) {
         return j(Verdict::Re, format!("exit code {code}"));
     }
+    if let Some(e) = &facts.capture_error {
+        return j(Verdict::Ie, format!("the judge could not check the output: {e}"));
+    }
     match check() {
         CheckOutcome::Accepted => j(Verdict::Ac, String::new()),
         CheckOutcome::Wrong(why) => j(Verdict::Wa, why),
