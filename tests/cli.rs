@@ -109,6 +109,61 @@ fn naive_count(grid: &mut [u8; 81], cap: u64) -> u64 {
     total
 }
 
+/// A plain backtracking counter over any set of cells and their peers (the cell with the
+/// fewest candidates first), independent of both engines of the solver.
+fn naive_canvas_count(values: &mut [u8], peers: &[Vec<usize>], cap: u64) -> u64 {
+    let allowed = |values: &[u8], cell: usize| -> Vec<u8> {
+        (1..=9u8).filter(|&d| peers[cell].iter().all(|&p| values[p] != d)).collect()
+    };
+    let open = (0..values.len()).filter(|&c| values[c] == 0);
+    let Some(cell) = open.min_by_key(|&c| allowed(values, c).len()) else { return 1 };
+    let mut total = 0;
+    for d in allowed(values, cell) {
+        values[cell] = d;
+        total += naive_canvas_count(values, peers, cap - total);
+        values[cell] = 0;
+        if total >= cap {
+            break;
+        }
+    }
+    total
+}
+
+#[test]
+fn canvas_counts_match_a_plain_backtracking_count() {
+    use sudoku_judge::solver::{Reader, Solver};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let mut seed = 0xc0ffee_u64;
+    let mut solver = Solver::new();
+    let mut counts = Vec::new();
+    for case in ["samurai/seed", "gattai/twodoku-21", "gattai/butterfly-21", "gattai/flower-21", "gattai/sohei-21"] {
+        let answer = std::fs::read(root.join(case).join("expected.txt")).unwrap();
+        let solved = Reader::new(&answer).next_case().unwrap().unwrap();
+        let units = solved.units();
+        let mut peers = vec![Vec::new(); solved.givens.len()];
+        for unit in &units {
+            for &a in unit {
+                peers[a as usize].extend(unit.iter().map(|&b| b as usize).filter(|&b| b != a as usize));
+            }
+        }
+        for round in 0..8 {
+            // Blank 45% to 65% of the solution's cells: from unique to many solutions.
+            let keep = 35 + (round * 4) as u64;
+            let mut puzzle = solved.clone();
+            for v in puzzle.givens.iter_mut() {
+                if random_bytes(&mut seed, 1, &(0..100).collect::<Vec<u8>>())[0] as u64 >= keep {
+                    *v = 0;
+                }
+            }
+            let truth = naive_canvas_count(&mut puzzle.givens.clone(), &peers, 50);
+            assert_eq!(solver.count(&puzzle, 50), truth, "{case}, round {round}");
+            counts.push(truth);
+        }
+    }
+    // The rounds must reach both unique and multi-solution puzzles, or they check little.
+    assert!(counts.contains(&1) && counts.iter().any(|&c| c > 1), "{counts:?}");
+}
+
 #[test]
 fn count_is_exact_on_a_samurai_corner_grid() {
     let canvas =

@@ -15,6 +15,10 @@
 //!    the whole canvas is solved as one puzzle. In T mode a canvas ends at a blank line, or
 //!    after 21 lines when its first line is 21 wide (a Samurai).
 //!
+//! Engines: a 9x9 grid goes to a bit-parallel depth-first search (the cell with the fewest
+//! candidates, or a digit's fewest places in a unit); a canvas goes to a small CDCL SAT
+//! solver, whose learnt clauses keep a sparse canvas from thrashing.
+//!
 //! A cell is `1`-`9`, or `0` / `.` for a blank. CRLF, trailing spaces and a UTF-8 BOM are fine.
 //! Each case is answered in its own shape; a case without solution prints `no solution`.
 //!
@@ -860,14 +864,13 @@ impl<'a> Reader<'a> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The generic engine: any set of cells and units (plain grids, Samurai, every gattai).
-// Candidates are 9-bit masks; propagation is naked singles plus hidden singles; search is
-// DFS on the cell with the fewest candidates (MRV) using popcount and log2 tables.
+// Layouts: the cells, units and grids of any puzzle (plain grids, Samurai, every gattai),
+// and the solver that sends a plain grid to the fast 9x9 engine and a canvas to the SAT
+// engine. Candidates are 9-bit masks; the popcount and log2 tables of the classic judge
+// solution are kept here for the benchmark's baseline, which must not copy them.
 // ---------------------------------------------------------------------------------------
 
 const ALL: u16 = 0x1FF;
-/// Set on a cell once its single candidate has been taken out of its peers.
-const PLACED: u16 = 0x200;
 
 /// `ONES[m]` = number of set bits of a 9-bit mask.
 pub const ONES: [u8; 512] = {
@@ -897,15 +900,10 @@ struct Layout {
     units: Vec<[u16; 9]>,
     peer_start: Vec<u32>,
     peers: Vec<u16>,
-    /// The units each cell belongs to: `cell_units[unit_start[c]..unit_start[c + 1]]`.
-    unit_start: Vec<u32>,
-    cell_units: Vec<u16>,
     /// The 81 cells of each 9x9 grid, row by row, for checking a grid on the fast board.
     grids: Vec<[u16; 81]>,
-    /// Cells in two grids or more: the only ones the search branches on.
+    /// Cells in two grids or more, in increasing order: a count enumerates their values.
     shared: Vec<u16>,
-    /// For each cell, its first grid and its place in that grid.
-    home: Vec<(u16, u8)>,
 }
 
 impl Layout {
@@ -925,15 +923,9 @@ impl Layout {
         units.sort_unstable();
         units.dedup();
         let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cells];
-        let mut memberships: Vec<Vec<u16>> = vec![Vec::new(); cells];
-        for (k, unit) in units.iter().enumerate() {
+        for unit in &units {
             for &a in unit {
-                memberships[a as usize].push(k as u16);
-                for &b in unit {
-                    if a != b {
-                        lists[a as usize].push(b);
-                    }
-                }
+                lists[a as usize].extend(unit.iter().filter(|&&b| b != a));
             }
         }
         let mut peer_start = vec![0u32];
@@ -944,41 +936,20 @@ impl Layout {
             peers.extend(list);
             peer_start.push(peers.len() as u32);
         }
-        let mut unit_start = vec![0u32];
-        let mut cell_units = Vec::new();
-        for list in memberships {
-            cell_units.extend(list);
-            unit_start.push(cell_units.len() as u32);
-        }
-        let mut home = vec![(u16::MAX, 0u8); cells];
         let mut in_grids = vec![0u8; cells];
-        for (g, grid) in grids.iter().enumerate() {
-            for (i, &cell) in grid.iter().enumerate() {
+        for grid in &grids {
+            for &cell in grid {
                 in_grids[cell as usize] += 1;
-                if home[cell as usize].0 == u16::MAX {
-                    home[cell as usize] = (g as u16, i as u8);
-                }
             }
         }
         let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
-        Layout { cells, units, peer_start, peers, unit_start, cell_units, grids, shared, home }
-    }
-
-    /// Marks every unit of `cell` as worth another look for hidden singles.
-    fn touch(&self, cell: usize, dirty: &mut [u64]) {
-        for &u in &self.cell_units[self.unit_start[cell] as usize..self.unit_start[cell + 1] as usize] {
-            dirty[u as usize / 64] |= 1 << (u % 64);
-        }
+        Layout { cells, units, peer_start, peers, grids, shared }
     }
 }
 
 /// Keeps layouts between cases, so a file of 10,000 grids builds the 9x9 one once.
 pub struct Solver {
     layouts: Vec<(Shape, Layout)>,
-    states: Vec<u16>,
-    queue: Vec<u16>,
-    /// Units to scan for hidden singles, one bit each.
-    dirty: Vec<u64>,
 }
 
 enum Goal {
@@ -994,7 +965,7 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Solver {
-        Solver { layouts: Vec::new(), states: Vec::new(), queue: Vec::new(), dirty: Vec::new() }
+        Solver { layouts: Vec::new() }
     }
 
     /// The first solution found, one value per cell, or `None` when there is none.
@@ -1038,361 +1009,524 @@ impl Solver {
         }
         let slot = self.layout_slot(puzzle);
         let (_, layout) = &self.layouts[slot];
-        let n = layout.cells;
-        // One state per depth: the candidate masks of every cell plus a count of placed cells.
-        let width = n + 1;
-        self.states.clear();
-        self.states.resize(width, ALL);
-        self.states[n] = 0;
-        self.queue.clear();
-        for (i, &v) in puzzle.givens.iter().enumerate() {
-            if v != 0 {
-                self.states[i] = 1 << (v - 1);
-                self.queue.push(i as u16);
-            }
-        }
         let cap = match goal {
             Goal::First => 1,
             Goal::Count(cap) => cap,
         };
-        // At the root every unit needs a look; below, only those a guess disturbs.
-        self.dirty.clear();
-        self.dirty.resize((layout.units.len() + 63) / 64, u64::MAX);
-        let mut run = Run {
-            layout,
-            states: &mut self.states,
-            queue: &mut self.queue,
-            dirty: &mut self.dirty,
-            width,
-            found: 0,
-            cap,
-            solution,
-            grid_values: Vec::new(),
-        };
-        run.dfs(0);
-        run.found
+        sat_canvas(layout, &puzzle.givens, cap, solution)
     }
 }
 
-struct Run<'a> {
+// ---------------------------------------------------------------------------------------
+// The canvas engine: a small CDCL SAT solver. A canvas is a set of "exactly one" rules:
+// one digit per cell, each digit once per unit. Depth-first search with propagation can
+// thrash for minutes on a sparse canvas (a wrong choice in one grid is refuted again and
+// again under choices made elsewhere); clause learning records why each refutation holds,
+// so it is never repeated. Variables are (cell, digit). "At most one" rules are never
+// stored: a digit set in a cell is taken out of the cell's other digits and of its peers
+// straight from the layout. "At least one" rules are watched clauses.
+// ---------------------------------------------------------------------------------------
+
+/// A literal: `2 * var` is "var is true", `2 * var + 1` "var is false".
+type Lit = u32;
+
+/// A reason tag: the literal was implied by the binary clause (it, other false literal).
+const BINARY: u32 = 1 << 31;
+const DECISION: u32 = u32::MAX;
+
+/// Why the search stopped: a model was found, or the rules cannot all hold.
+enum SatResult {
+    Model,
+    Unsat,
+}
+
+struct Sat<'a> {
     layout: &'a Layout,
-    states: &'a mut Vec<u16>,
-    queue: &'a mut Vec<u16>,
-    dirty: &'a mut Vec<u64>,
-    width: usize,
-    found: u64,
-    cap: u64,
-    solution: &'a mut Option<Vec<u8>>,
-    /// One solution of each grid under the current candidates, from the last grid check.
-    grid_values: Vec<Vec<u8>>,
+    /// Per variable: 0 unassigned, 1 true, 2 false.
+    value: Vec<u8>,
+    level: Vec<u32>,
+    reason: Vec<u32>,
+    trail: Vec<Lit>,
+    /// Where each decision level starts in the trail.
+    levels: Vec<usize>,
+    head: usize,
+    /// `implied[l]`: literals forced true once `l` is true (learnt binary clauses).
+    implied: Vec<Vec<Lit>>,
+    /// Long clauses, each stored as its length then its literals; a clause is its offset.
+    arena: Vec<u32>,
+    /// `watches[l]`: clauses watching literal `l`, visited when `l` becomes false.
+    watches: Vec<Vec<u32>>,
+    activity: Vec<f64>,
+    bump: f64,
+    /// A max-heap of variables by activity, and each variable's place in it.
+    heap: Vec<u32>,
+    place: Vec<u32>,
+    /// The value each variable last had: tried first when it is decided again.
+    phase: Vec<bool>,
+    seen: Vec<bool>,
+    conflicts: u64,
+    unsat: bool,
 }
 
-impl Run<'_> {
-    /// Grids interact only through the cells they share. So the search branches on shared
-    /// cells alone: once every one is fixed and each grid is proven solvable on its own, the
-    /// grids' own solutions make up the canvas's, and the number of solutions is the product
-    /// of the grids' counts.
-    fn dfs(&mut self, depth: usize) {
-        let base = depth * self.width;
-        // Generic singles, then every grid on the fast board, until neither finds more. The
-        // grid check is what keeps the search from wandering in one region of a canvas while
-        // another grid has already lost every solution.
-        loop {
-            let state = &mut self.states[base..base + self.width];
-            if !propagate(self.layout, state, self.queue, self.dirty) {
-                self.queue.clear();
-                return;
-            }
-            match check_grids(self.layout, state, self.queue, self.dirty, &mut self.grid_values) {
-                None => {
-                    self.queue.clear();
-                    return;
-                }
-                Some(false) => break,
-                Some(true) => {}
-            }
-        }
-        let Some(choices) = self.pick(base) else {
-            self.leaf(base);
-            return;
-        };
-        if self.states.len() < base + 2 * self.width {
-            self.states.resize(base + 2 * self.width, 0);
-        }
-        for (cell, bit) in choices {
-            if self.found >= self.cap {
-                break;
-            }
-            let (head, tail) = self.states.split_at_mut(base + self.width);
-            tail[..self.width].copy_from_slice(&head[base..]);
-            if tail[cell as usize] & bit == 0 {
-                continue;
-            }
-            tail[cell as usize] = bit;
-            self.queue.push(cell);
-            self.dirty.iter_mut().for_each(|w| *w = 0);
-            self.layout.touch(cell as usize, self.dirty);
-            self.dfs(depth + 1);
+fn neg(l: Lit) -> Lit {
+    l ^ 1
+}
+
+impl<'a> Sat<'a> {
+    fn new(layout: &'a Layout) -> Sat<'a> {
+        let vars = layout.cells * 9;
+        Sat {
+            layout,
+            value: vec![0; vars],
+            level: vec![0; vars],
+            reason: vec![DECISION; vars],
+            trail: Vec::new(),
+            levels: Vec::new(),
+            head: 0,
+            implied: vec![Vec::new(); 2 * vars],
+            arena: Vec::new(),
+            watches: vec![Vec::new(); 2 * vars],
+            activity: vec![0.0; vars],
+            bump: 1.0,
+            heap: (0..vars as u32).collect(),
+            place: (0..vars as u32).collect(),
+            phase: vec![true; vars],
+            seen: vec![false; vars],
+            conflicts: 0,
+            unsat: false,
         }
     }
 
-    /// The branches of the next guess, as (cell, digit bit) pairs of which exactly one holds
-    /// in any solution: the candidates of the shared cell with the fewest, or the places of
-    /// a digit in the unit where it has the fewest, whichever are fewer (as dancing links
-    /// chooses). `None` once every shared cell is fixed. The value a cell has in its grid's
-    /// solution goes first: where the canvas has a solution, it often leads straight there.
-    fn pick(&self, base: usize) -> Option<Vec<(u16, u16)>> {
-        let state = &self.states[base..base + self.width];
-        let layout = self.layout;
-        let (mut best, mut fewest) = (usize::MAX, 10);
-        for &i in &layout.shared {
-            let count = ONES[(state[i as usize] & ALL) as usize];
-            if count >= 2 && count < fewest {
-                (best, fewest) = (i as usize, count);
-                if count == 2 {
+    /// 1 true, 2 false, 0 unassigned.
+    fn lit_value(&self, l: Lit) -> u8 {
+        match self.value[(l >> 1) as usize] {
+            0 => 0,
+            v => v ^ ((l & 1) as u8 * 3),
+        }
+    }
+
+    fn assign(&mut self, l: Lit, reason: u32) {
+        let v = (l >> 1) as usize;
+        self.value[v] = 1 + (l & 1) as u8;
+        self.level[v] = self.levels.len() as u32;
+        self.reason[v] = reason;
+        self.trail.push(l);
+    }
+
+    /// Adds a clause before the search starts (at level 0).
+    fn add_clause(&mut self, lits: &[Lit]) {
+        if self.unsat {
+            return;
+        }
+        let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
+        for &l in lits {
+            match self.lit_value(l) {
+                1 => return, // already satisfied
+                2 => {}      // false for ever: drop it
+                _ => kept.push(l),
+            }
+        }
+        match kept.len() {
+            0 => self.unsat = true,
+            1 => {
+                self.assign(kept[0], DECISION);
+                if self.propagate().is_some() {
+                    self.unsat = true;
+                }
+            }
+            2 => {
+                self.implied[neg(kept[0]) as usize].push(kept[1]);
+                self.implied[neg(kept[1]) as usize].push(kept[0]);
+            }
+            _ => {
+                self.attach(&kept);
+            }
+        }
+    }
+
+    fn attach(&mut self, lits: &[Lit]) -> u32 {
+        let at = self.arena.len() as u32;
+        self.arena.push(lits.len() as u32);
+        self.arena.extend_from_slice(lits);
+        self.watches[lits[0] as usize].push(at);
+        self.watches[lits[1] as usize].push(at);
+        at
+    }
+
+    /// Unit propagation; on a conflict, the literals of the clause that failed.
+    fn propagate(&mut self) -> Option<Vec<Lit>> {
+        while self.head < self.trail.len() {
+            let p = self.trail[self.head];
+            self.head += 1;
+            if p & 1 == 0 {
+                // The rules of one digit per cell and once per unit, read off the layout.
+                let layout = self.layout;
+                let (cell, d) = ((p >> 1) as usize / 9, (p >> 1) as usize % 9);
+                let others = (0..9).filter(|&e| e != d).map(|e| cell * 9 + e);
+                let peers = layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize]
+                    .iter()
+                    .map(|&q| q as usize * 9 + d);
+                for v in others.chain(peers) {
+                    let x = 2 * v as u32 + 1;
+                    match self.lit_value(x) {
+                        2 => return Some(vec![x, neg(p)]),
+                        0 => self.assign(x, BINARY | neg(p)),
+                        _ => {}
+                    }
+                }
+            }
+            for k in 0..self.implied[p as usize].len() {
+                let x = self.implied[p as usize][k];
+                match self.lit_value(x) {
+                    2 => return Some(vec![x, neg(p)]),
+                    0 => self.assign(x, BINARY | neg(p)),
+                    _ => {}
+                }
+            }
+            let false_lit = neg(p);
+            let mut watching = std::mem::take(&mut self.watches[false_lit as usize]);
+            let mut keep = 0;
+            let mut conflict = None;
+            let mut k = 0;
+            while k < watching.len() {
+                let c = watching[k] as usize;
+                k += 1;
+                let len = self.arena[c] as usize;
+                if self.arena[c + 1] == false_lit {
+                    self.arena.swap(c + 1, c + 2);
+                }
+                let first = self.arena[c + 1];
+                if self.lit_value(first) == 1 {
+                    watching[keep] = c as u32;
+                    keep += 1;
+                    continue;
+                }
+                if let Some(j) = (3..=len).find(|&j| self.lit_value(self.arena[c + j]) != 2) {
+                    self.arena.swap(c + 2, c + j);
+                    self.watches[self.arena[c + 2] as usize].push(c as u32);
+                    continue;
+                }
+                watching[keep] = c as u32;
+                keep += 1;
+                if self.lit_value(first) == 2 {
+                    conflict = Some(self.arena[c + 1..c + 1 + len].to_vec());
+                    while k < watching.len() {
+                        watching[keep] = watching[k];
+                        keep += 1;
+                        k += 1;
+                    }
+                } else {
+                    self.assign(first, c as u32);
+                }
+            }
+            watching.truncate(keep);
+            self.watches[false_lit as usize] = watching;
+            if conflict.is_some() {
+                return conflict;
+            }
+        }
+        None
+    }
+
+    /// The literals of the clause that implied `l` (`l` among them).
+    fn reason_lits(&self, l: Lit) -> Vec<Lit> {
+        let r = self.reason[(l >> 1) as usize];
+        if r & BINARY != 0 && r != DECISION {
+            vec![l, r & !BINARY]
+        } else {
+            let c = r as usize;
+            self.arena[c + 1..c + 1 + self.arena[c] as usize].to_vec()
+        }
+    }
+
+    /// First-UIP learning: the clause to learn (its asserting literal first) and the level
+    /// to go back to.
+    fn analyze(&mut self, mut lits: Vec<Lit>) -> (Vec<Lit>, u32) {
+        let current = self.levels.len() as u32;
+        let mut learnt = vec![0];
+        let mut open = 0;
+        let mut at = self.trail.len();
+        let mut p: Option<Lit> = None;
+        loop {
+            for &q in &lits {
+                if Some(q) == p {
+                    continue;
+                }
+                let v = (q >> 1) as usize;
+                if !self.seen[v] && self.level[v] > 0 {
+                    self.seen[v] = true;
+                    self.bump_var(v);
+                    if self.level[v] == current {
+                        open += 1;
+                    } else {
+                        learnt.push(q);
+                    }
+                }
+            }
+            loop {
+                at -= 1;
+                if self.seen[(self.trail[at] >> 1) as usize] {
                     break;
                 }
             }
-        }
-        if best == usize::MAX {
-            return None;
-        }
-        let hinted = |cell: usize| {
-            let (g, at) = layout.home[cell];
-            1u16 << (self.grid_values[g as usize][at as usize] - 1)
-        };
-        if fewest > 2 {
-            let mut place: Option<(usize, u16)> = None;
-            for (u, unit) in layout.units.iter().enumerate() {
-                // Digits with at least one, two, three, four open places in the unit.
-                let (mut c0, mut c1, mut c2, mut c3) = (0u16, 0u16, 0u16, 0u16);
-                for &c in unit {
-                    let m = state[c as usize];
-                    let m = if m & PLACED != 0 { 0 } else { m & ALL };
-                    c3 |= c2 & m;
-                    c2 |= c1 & m;
-                    c1 |= c0 & m;
-                    c0 |= m;
-                }
-                let (two, three) = (c1 & !c2, c2 & !c3);
-                let pick = if two != 0 && fewest > 2 {
-                    Some((two, 2))
-                } else if three != 0 && fewest > 3 {
-                    Some((three, 3))
-                } else {
-                    None
-                };
-                if let Some((digits, n)) = pick {
-                    place = Some((u, digits & digits.wrapping_neg()));
-                    fewest = n;
-                    if n == 2 {
-                        break;
-                    }
-                }
+            let next = self.trail[at];
+            self.seen[(next >> 1) as usize] = false;
+            open -= 1;
+            if open == 0 {
+                learnt[0] = neg(next);
+                break;
             }
-            if let Some((u, bit)) = place {
-                let mut cells: Vec<(u16, u16)> = layout.units[u]
-                    .iter()
-                    .filter(|&&c| state[c as usize] & PLACED == 0 && state[c as usize] & bit != 0)
-                    .map(|&c| (c, bit))
-                    .collect();
-                if let Some(k) = cells.iter().position(|&(c, _)| hinted(c as usize) == bit) {
-                    cells.swap(0, k);
-                }
-                if cells.len() == fewest as usize {
-                    return Some(cells);
-                }
-            }
+            p = Some(next);
+            lits = self.reason_lits(next);
         }
-        let all = state[best] & ALL;
-        let hint = hinted(best) & all;
-        let mut choices = Vec::with_capacity(fewest as usize);
-        let mut rest = all & !hint;
-        if hint != 0 {
-            choices.push((best as u16, hint));
+        for &l in &learnt[1..] {
+            self.seen[(l >> 1) as usize] = false;
         }
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest &= !bit;
-            choices.push((best as u16, bit));
+        // The second watch goes to the literal of the highest level below the current one.
+        let mut back = 0;
+        if learnt.len() > 1 {
+            let best = (1..learnt.len()).max_by_key(|&i| self.level[(learnt[i] >> 1) as usize]).unwrap_or(1);
+            learnt.swap(1, best);
+            back = self.level[(learnt[1] >> 1) as usize];
         }
-        Some(choices)
+        (learnt, back)
     }
 
-    /// Every shared cell is fixed and every grid has a solution: the grids are independent.
-    fn leaf(&mut self, base: usize) {
-        if self.solution.is_none() {
-            let mut values = vec![0u8; self.layout.cells];
-            for (grid, solved) in self.layout.grids.iter().zip(&self.grid_values) {
-                for (&cell, &v) in grid.iter().zip(solved) {
-                    values[cell as usize] = v;
-                }
+    fn bump_var(&mut self, v: usize) {
+        self.activity[v] += self.bump;
+        if self.activity[v] > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
             }
-            *self.solution = Some(values);
+            self.bump *= 1e-100;
         }
-        let left = self.cap - self.found;
-        if left == 1 {
-            self.found += 1;
+        if self.place[v] != u32::MAX {
+            self.sift_up(self.place[v] as usize);
+        }
+    }
+
+    fn sift_up(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.activity[self.heap[parent] as usize] >= self.activity[v as usize] {
+                break;
+            }
+            self.heap[i] = self.heap[parent];
+            self.place[self.heap[i] as usize] = i as u32;
+            i = parent;
+        }
+        self.heap[i] = v;
+        self.place[v as usize] = i as u32;
+    }
+
+    fn sift_down(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        loop {
+            let mut child = 2 * i + 1;
+            if child >= self.heap.len() {
+                break;
+            }
+            if child + 1 < self.heap.len()
+                && self.activity[self.heap[child + 1] as usize] > self.activity[self.heap[child] as usize]
+            {
+                child += 1;
+            }
+            if self.activity[self.heap[child] as usize] <= self.activity[v as usize] {
+                break;
+            }
+            self.heap[i] = self.heap[child];
+            self.place[self.heap[i] as usize] = i as u32;
+            i = child;
+        }
+        self.heap[i] = v;
+        self.place[v as usize] = i as u32;
+    }
+
+    fn heap_insert(&mut self, v: usize) {
+        if self.place[v] == u32::MAX {
+            self.heap.push(v as u32);
+            let last = self.heap.len() - 1;
+            self.place[v] = last as u32;
+            self.sift_up(last);
+        }
+    }
+
+    /// The unassigned variable of highest activity.
+    fn pick(&mut self) -> Option<usize> {
+        while let Some(&top) = self.heap.first() {
+            let last = self.heap.pop().unwrap_or(top);
+            self.place[top as usize] = u32::MAX;
+            if !self.heap.is_empty() {
+                self.heap[0] = last;
+                self.place[last as usize] = 0;
+                self.sift_down(0);
+            }
+            if self.value[top as usize] == 0 {
+                return Some(top as usize);
+            }
+        }
+        None
+    }
+
+    fn backtrack(&mut self, level: u32) {
+        if self.levels.len() as u32 <= level {
             return;
         }
-        let state = &self.states[base..base + self.width];
-        let mut product: u64 = 1;
-        for grid in &self.layout.grids {
-            // The grid's fixed cells alone: a plain puzzle, whose search behaves (see
-            // `check_grids`), and whose completions are exactly the canvas's here, since
-            // every cell the grid shares is fixed.
-            let mut board = Board::from_candidates(|i| fixed(state[grid[i] as usize]));
-            let mut n = 0;
-            search9(&mut board, &mut n, left, &mut Some(Vec::new()), &mut { u64::MAX });
-            // Capped factors keep the capped product exact: min(product, left) is the same
-            // whether each factor is capped at `left` or not.
-            product = product.saturating_mul(n).min(left);
+        let start = self.levels[level as usize];
+        for i in (start..self.trail.len()).rev() {
+            let v = (self.trail[i] >> 1) as usize;
+            self.phase[v] = self.trail[i] & 1 == 0;
+            self.value[v] = 0;
+            self.heap_insert(v);
         }
-        self.found += product;
+        self.trail.truncate(start);
+        self.levels.truncate(level as usize);
+        self.head = start;
     }
-}
 
-/// Checks every 9x9 grid of the layout on its own with the fast engine: its rules narrow the
-/// candidates (written back, with the narrowed cells queued and their units marked), and a
-/// search proves that the grid still has a solution, kept in `solutions`. `None` on a
-/// contradiction; otherwise whether any candidate was removed.
-fn check_grids(
-    layout: &Layout,
-    state: &mut [u16],
-    queue: &mut Vec<u16>,
-    dirty: &mut [u64],
-    solutions: &mut Vec<Vec<u8>>,
-) -> Option<bool> {
-    let mut changed = false;
-    solutions.resize(layout.grids.len(), Vec::new());
-    for (grid, solution) in layout.grids.iter().zip(solutions.iter_mut()) {
-        let mut board = Board::from_candidates(|i| state[grid[i] as usize] & ALL);
-        board.propagate().ok()?;
-        for (i, &cell) in grid.iter().enumerate() {
-            let m = state[cell as usize];
-            let narrowed = m & board.candidates(i);
-            if narrowed != m & ALL {
-                if narrowed == 0 || m & PLACED != 0 {
-                    return None;
+    /// Searches for a model from level 0, with restarts on the Luby sequence.
+    fn solve(&mut self) -> SatResult {
+        if self.unsat {
+            return SatResult::Unsat;
+        }
+        self.backtrack(0);
+        let mut restart = 0u32;
+        loop {
+            let budget = 64 * luby(restart);
+            restart += 1;
+            let mut conflicts = 0;
+            loop {
+                if let Some(clause) = self.propagate() {
+                    self.conflicts += 1;
+                    conflicts += 1;
+                    if self.levels.is_empty() {
+                        self.unsat = true;
+                        return SatResult::Unsat;
+                    }
+                    let (learnt, back) = self.analyze(clause);
+                    self.backtrack(back);
+                    self.learn(learnt);
+                    self.bump *= 1.0 / 0.95;
+                    continue;
                 }
-                state[cell as usize] = narrowed;
-                layout.touch(cell as usize, dirty);
-                if narrowed & (narrowed - 1) == 0 {
-                    queue.push(cell);
+                if conflicts >= budget {
+                    self.backtrack(0);
+                    break;
                 }
-                changed = true;
+                let Some(v) = self.pick() else { return SatResult::Model };
+                self.levels.push(self.trail.len());
+                let l = 2 * v as u32 + u32::from(!self.phase[v]);
+                self.assign(l, DECISION);
             }
         }
-        let (mut found, mut first, mut budget) = (0, None, GRID_CHECK_NODES);
-        search9(&mut board, &mut found, 1, &mut first, &mut budget);
-        if found == 0 && budget == 0 {
-            // Every elimination the canvas made can turn a grid into a puzzle that singles
-            // and guesses explore very badly (millions of nodes where its fixed cells alone
-            // need thirty). Past the budget, ask the weaker question on the fixed cells.
-            let mut plain = Board::from_candidates(|i| fixed(state[grid[i] as usize]));
-            search9(&mut plain, &mut found, 1, &mut first, &mut { u64::MAX });
+    }
+
+    /// Adds a learnt clause after backtracking and asserts its first literal.
+    fn learn(&mut self, learnt: Vec<Lit>) {
+        match learnt.len() {
+            1 => self.assign(learnt[0], DECISION),
+            2 => {
+                self.implied[neg(learnt[0]) as usize].push(learnt[1]);
+                self.implied[neg(learnt[1]) as usize].push(learnt[0]);
+                self.assign(learnt[0], BINARY | learnt[1]);
+            }
+            _ => {
+                let c = self.attach(&learnt);
+                self.assign(learnt[0], c);
+            }
         }
-        *solution = first?;
     }
-    Some(changed)
-}
 
-/// Nodes a grid check may search with the canvas's candidates before it falls back to the
-/// grid's fixed cells.
-const GRID_CHECK_NODES: u64 = 1000;
+    /// A cell's digits still possible, as a 9-bit mask.
+    fn candidates(&self, cell: usize) -> u16 {
+        (0..9).filter(|&d| self.value[cell * 9 + d] != 2).fold(0, |m, d| m | 1 << d)
+    }
 
-/// A cell's candidates if it is fixed, otherwise every digit.
-fn fixed(m: u16) -> u16 {
-    let m = m & ALL;
-    if m & (m - 1) == 0 {
-        m
-    } else {
-        ALL
+    /// Forbids the current model's values on `vars` (for counting), back at level 0: one of
+    /// the variables true now must be false.
+    fn block(&mut self, vars: &[usize]) {
+        let lits: Vec<Lit> = vars.iter().filter(|&&v| self.value[v] == 1).map(|&v| 2 * v as u32 + 1).collect();
+        self.backtrack(0);
+        self.add_clause(&lits);
     }
 }
 
-/// Naked and hidden singles until nothing changes. Returns false on a contradiction.
-/// Hidden singles are looked for only in units marked in `dirty`: those with a cell that
-/// lost a candidate since they were last scanned.
-fn propagate(layout: &Layout, state: &mut [u16], queue: &mut Vec<u16>, dirty: &mut [u64]) -> bool {
+/// The Luby restart sequence: 1 1 2 1 1 2 4 1 1 2 ...
+fn luby(mut i: u32) -> u64 {
+    let mut size = 1u64;
+    let mut seq = 0u32;
+    while size < u64::from(i) + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    while size - 1 != u64::from(i) {
+        size = (size - 1) >> 1;
+        seq -= 1;
+        i %= size as u32;
+    }
+    1 << seq
+}
+
+/// Solves or counts a canvas with the SAT engine. Counting enumerates the assignments of the
+/// shared cells; each one's completions are the product of the grids' own counts.
+fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
     let n = layout.cells;
-    let mut word = 0;
-    loop {
-        while let Some(cell) = queue.pop() {
-            let cell = cell as usize;
-            let m = state[cell];
-            if m & PLACED != 0 {
-                continue;
-            }
-            if m == 0 {
-                return false;
-            }
-            state[cell] = m | PLACED;
-            state[n] += 1;
-            let peers = &layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize];
-            for &p in peers {
-                let pm = state[p as usize];
-                if pm & m != 0 {
-                    if pm & PLACED != 0 {
-                        return false;
-                    }
-                    let left = pm & !m;
-                    if left == 0 {
-                        return false;
-                    }
-                    state[p as usize] = left;
-                    layout.touch(p as usize, dirty);
-                    if left & (left - 1) == 0 {
-                        queue.push(p);
-                    }
-                }
-            }
-        }
-        if state[n] as usize == n {
-            return true;
-        }
-        // The next dirty unit, searching on from where the last one was found.
-        while word < dirty.len() && dirty[word] == 0 {
-            word += 1;
-        }
-        if word == dirty.len() {
-            if dirty.iter().all(|&w| w == 0) {
-                return true;
-            }
-            word = 0;
-            continue;
-        }
-        let u = word * 64 + dirty[word].trailing_zeros() as usize;
-        dirty[word] &= dirty[word] - 1;
-        let Some(unit) = layout.units.get(u) else { continue };
-        let (mut once, mut twice) = (0u16, 0u16);
-        for &c in unit {
-            let m = state[c as usize] & ALL;
-            twice |= once & m;
-            once |= m;
-        }
-        if once != ALL {
-            return false; // some digit has no place left in this unit
-        }
-        let hidden = once & !twice;
-        if hidden == 0 {
-            continue;
-        }
-        for &c in unit {
-            let m = state[c as usize];
-            if m & PLACED == 0 && m & hidden != 0 {
-                let only = m & hidden;
-                if only & (only - 1) != 0 {
-                    return false; // one cell is the only place for two digits
-                }
-                if m != only {
-                    state[c as usize] = only;
-                    layout.touch(c as usize, dirty);
-                    queue.push(c);
-                }
-            }
+    let var = |cell: usize, d: usize| (cell * 9 + d) as u32 * 2;
+    let mut sat = Sat::new(layout);
+    let mut lits = Vec::with_capacity(9);
+    for cell in 0..n {
+        lits.clear();
+        lits.extend((0..9).map(|d| var(cell, d)));
+        sat.add_clause(&lits);
+    }
+    for unit in &layout.units {
+        for d in 0..9 {
+            lits.clear();
+            lits.extend(unit.iter().map(|&c| var(c as usize, d)));
+            sat.add_clause(&lits);
         }
     }
+    // Givens last: a unit clause propagates at once, through the clauses already there.
+    for (cell, &g) in givens.iter().enumerate() {
+        if g != 0 {
+            sat.add_clause(&[var(cell, g as usize - 1)]);
+        }
+    }
+    let shared_vars: Vec<usize> = layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect();
+    let mut found = 0u64;
+    while found < cap {
+        if let SatResult::Unsat = sat.solve() {
+            break;
+        }
+        let values: Vec<u8> = (0..n).map(|c| LOG2[sat.candidates(c) as usize] + 1).collect();
+        let left = cap - found;
+        if left == 1 {
+            found += 1;
+        } else {
+            let mut product: u64 = 1;
+            for grid in &layout.grids {
+                let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
+                let mut board = Board::from_candidates(|i| {
+                    let cell = grid[i];
+                    match (givens[cell as usize], shared(cell)) {
+                        (0, false) => ALL,
+                        (_, true) => 1 << (values[cell as usize] - 1),
+                        (g, false) => 1 << (g - 1),
+                    }
+                });
+                let mut count = 0;
+                search9(&mut board, &mut count, left, &mut Some(Vec::new()), &mut { u64::MAX });
+                product = product.saturating_mul(count).min(left);
+            }
+            found += product;
+        }
+        if solution.is_none() {
+            *solution = Some(values);
+        }
+        sat.block(&shared_vars);
+    }
+    found
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1513,16 +1647,6 @@ impl Board {
             }
         }
         board
-    }
-
-    /// The candidates of cell `i` (reading order) as a 9-bit mask.
-    fn candidates(&self, i: usize) -> u16 {
-        let (b, bit) = (i / 27, i % 27);
-        let mut m = 0u16;
-        for (d, digit) in self.pos.iter().enumerate() {
-            m |= (((digit[b] >> bit) & 1) as u16) << d;
-        }
-        m
     }
 
     /// Places digit `d` (0-based) in bit `i` of band `b`.
