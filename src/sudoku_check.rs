@@ -292,6 +292,26 @@ mod tests {
     }
 
     #[test]
+    fn a_canvas_line_that_stops_short_says_so() {
+        // A twodoku (the second grid 6 rows down and 6 columns right) whose seventh line, 15
+        // wide, is answered with 9 cells: the line ends where cell 10 should be.
+        let blank = |w: usize, pad: usize| format!("{}{}\n", " ".repeat(pad), "0".repeat(w));
+        let mut input = String::new();
+        for r in 0..15 {
+            input += &match r {
+                0..=5 => blank(9, 0),
+                6..=8 => blank(15, 0),
+                _ => blank(9, 6),
+            };
+        }
+        let mut output: Vec<String> = input.lines().map(|l| l.replace('0', "1")).collect();
+        output[6] = "900050007".to_string();
+        let output = output.join("\n") + "\n";
+        let CheckOutcome::Presentation(why) = check(input.as_bytes(), output.as_bytes(), None) else { panic!() };
+        assert!(why.contains("output line 7: column 10: expected a digit, found the end of the line"), "{why}");
+    }
+
+    #[test]
     fn no_solution_needs_proof_or_agreement() {
         assert!(matches!(check(PUZZLE, b"no solution\n", None), CheckOutcome::Wrong(_)));
         assert_eq!(check(PUZZLE, b"no solution\n", Some(b"no solution\n")), CheckOutcome::Accepted);
