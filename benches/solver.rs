@@ -122,8 +122,13 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let data = root.join("../shared/data");
     if !data.is_dir() {
-        println!("no ../shared/data beside the repository: nothing to measure");
-        return;
+        // Exit non-zero: a bench that measured nothing must not look like one that passed.
+        eprintln!(
+            "solver bench: the puzzle sets are missing: expected {} (the shared data folder \
+             beside this repository, with puzzles2_17_clue and the other sets; see README)",
+            data.display()
+        );
+        std::process::exit(2);
     }
     let sudoku = PathBuf::from(env!("CARGO_BIN_EXE_sudoku"));
     let runs = if quick { 1 } else { 5 };

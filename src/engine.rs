@@ -161,6 +161,21 @@ pub fn from_words(words: &[String], builtin_exe: &std::path::Path) -> Result<Pro
     Ok(Program { program, args, env: Vec::new() })
 }
 
+/// `program` with a relative path that has a folder in it (`./chk`, `bin/chk`) taken from
+/// `folder`; a bare name (`python3`) is still looked up on PATH.
+fn beside(mut program: Program, folder: &Path) -> Program {
+    let path = Path::new(&program.program);
+    if path.is_relative() && path.components().count() > 1 {
+        program.program = folder.join(path).into_os_string();
+    }
+    program
+}
+
+/// The cases whose names contain `filter` (all of them without one), in order.
+pub fn select<'a>(cases: &'a [Case], filter: Option<&str>) -> Vec<&'a Case> {
+    cases.iter().filter(|c| filter.map_or(true, |f| c.name.contains(f))).collect()
+}
+
 /// The median of `values` (the upper one of the middle two).
 fn spread(mut values: Vec<f64>) -> Spread {
     values.sort_by(f64::total_cmp);
@@ -188,9 +203,12 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let Some(input) = &case.input else {
         return ie("the case has no input".into());
     };
+    // A relative path in case.toml (`./chk`) names a file beside the case, wherever the judge
+    // runs from.
+    let folder = input.parent().unwrap_or(Path::new("."));
     let solver = match &case.config.solver {
         Some(text) => match parse_command(text, &options.builtin_exe) {
-            Ok(p) => p,
+            Ok(p) => beside(p, folder),
             Err(e) => return ie(format!("case.toml: solver: {e}")),
         },
         None => options.solver.clone(),
@@ -198,7 +216,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
         (None, Some(cmd), _) => match parse_command(cmd, &options.builtin_exe) {
-            Ok(p) => Checker::External(p),
+            Ok(p) => Checker::External(beside(p, folder)),
             Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
         },
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
@@ -237,8 +255,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
 /// Runs every case that passes the filter, `options.jobs` at a time, calling `on_done` as
 /// each one ends. Results come back in the order of `cases`.
 pub fn run_all(cases: &[Case], options: &Options, on_done: &(dyn Fn(&CaseResult) + Sync)) -> Vec<CaseResult> {
-    let chosen: Vec<&Case> =
-        cases.iter().filter(|c| options.filter.as_ref().map_or(true, |f| c.name.contains(f.as_str()))).collect();
+    let chosen = select(cases, options.filter.as_deref());
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);

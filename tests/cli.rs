@@ -277,6 +277,12 @@ fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
     judge().arg(empty.path()).assert().code(2).stderr(predicate::str::contains("no cases found"));
     judge().args(["--solver", "./no-such-solver"]).assert().code(2).stderr(predicate::str::contains("not found"));
     judge().args(["--solver", "@nothing"]).assert().code(2).stderr(predicate::str::contains("use @sudoku or @fixture"));
+    // A filter that leaves nothing to run is a usage error, not "0 passed, 0 failed".
+    judge()
+        .args(["cases/harness", "--filter", "nomatch"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no case name contains 'nomatch'"));
 }
 
 #[test]
@@ -420,6 +426,25 @@ fn the_judges_memory_does_not_grow_with_output_or_expected_sizes() {
     assert!(stdout.contains("line 1, column 1 differs"), "{stdout}");
     assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
     assert!(peak_kib < 64 * 1024, "the judge reached {peak_kib} KiB");
+}
+
+#[test]
+fn a_relative_command_in_case_toml_is_found_beside_the_case() {
+    let dir = folder(&[
+        ("suite/d/input.txt", "print yes\n"),
+        ("suite/d/chk", "#!/bin/sh\ngrep -q yes \"$2\"\n"),
+        ("suite/d/case.toml", "solver = \"@fixture\"\nchecker_cmd = \"./chk\"\n"),
+    ]);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path().join("suite/d/chk"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Run from elsewhere: `./chk` must not be looked up in the working folder.
+    let elsewhere = tempfile::tempdir().unwrap();
+    judge()
+        .current_dir(elsewhere.path())
+        .arg(dir.path().join("suite"))
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("1 passed, 0 failed\n"));
 }
 
 #[test]

@@ -46,6 +46,14 @@ fn run() -> i32 {
             paths.join(", ")
         ));
     }
+    let selected = engine::select(&found, options.filter.as_deref()).len();
+    if selected == 0 {
+        return usage(format!(
+            "no case name contains '{}' ({} cases found): nothing to run",
+            options.filter.as_deref().unwrap_or_default(),
+            found.len()
+        ));
+    }
     if usize::from(cli.jobs) > options.jobs {
         eprintln!(
             "judge: note: --jobs {} capped at {}, the cores available: more would turn CPU waits into time-outs (--oversubscribe to allow)",
@@ -61,7 +69,7 @@ fn run() -> i32 {
         "never" => false,
         _ => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let progress = ProgressBar::with_draw_target(Some(found.len() as u64), ProgressDrawTarget::stderr());
+    let progress = ProgressBar::with_draw_target(Some(selected as u64), ProgressDrawTarget::stderr());
     if std::io::stderr().is_terminal() {
         progress.set_style(
             ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
