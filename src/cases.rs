@@ -204,20 +204,31 @@ fn relative_name(root: &Path, path: &Path) -> String {
     }
 }
 
-/// The cases that live directly in `dir`: the folder itself, and any `.in`/`.out` pairs.
+/// The cases that live directly in `dir`: the folder itself, and any `.in`/`.out` pairs. A
+/// `case.toml` applies to the folder's case, or to every pair when the folder holds pairs
+/// and no `input.txt` of its own.
 fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
-    let mut cases = Vec::new();
     let input = dir.join("input.txt");
     let expected = dir.join("expected.txt");
     let toml = dir.join("case.toml");
     let present = |p: &Path| p.symlink_metadata().is_ok();
-    if present(&input) || present(&expected) || present(&toml) {
+    let (config, toml_problem) = if toml.is_file() {
+        match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
+            Ok(config) => (config, None),
+            Err(e) => (CaseConfig::default(), Some(format!("{}: {e}", shown_path(&toml)))),
+        }
+    } else {
+        (CaseConfig::default(), None)
+    };
+    let pairs = pairs_in_folder(root, dir, &config, &toml_problem);
+    let mut cases = Vec::new();
+    if present(&input) || present(&expected) || (present(&toml) && pairs.is_empty()) {
         let mut case = Case {
             name: relative_name(root, dir),
             input: present(&input).then(|| input.clone()),
             expected: present(&expected).then(|| expected.clone()),
-            config: CaseConfig::default(),
-            problem: None,
+            config,
+            problem: toml_problem,
         };
         if case.input.is_none() {
             case.problem = Some(format!("{} has no input.txt", shown_path(dir)));
@@ -229,16 +240,16 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
                 case.problem = Some(format!("{} is not a regular file", shown_path(path)));
             }
         }
-        if toml.is_file() {
-            match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
-                Ok(config) => case.config = config,
-                Err(e) => case.problem = Some(format!("{}: {e}", shown_path(&toml))),
-            }
-        }
         cases.push(case);
     }
+    cases.extend(pairs);
+    cases
+}
+
+/// The `NAME.in` / `NAME.out` (or `.ans`) pairs directly in `dir`, each with `config`.
+fn pairs_in_folder(root: &Path, dir: &Path, config: &CaseConfig, toml_problem: &Option<String>) -> Vec<Case> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return cases;
+        return Vec::new();
     };
     // Stems are compared as bytes: two names that differ only in bytes that are not UTF-8
     // must never be paired.
@@ -267,15 +278,19 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
             _ => {}
         }
     }
+    let mut cases = Vec::new();
     for (stem, input, expected) in stems {
         if input.is_none() && expected.is_none() {
             continue;
         }
         let stem = shown_path(Path::new(&stem));
-        let problem = input.is_none().then(|| format!("{stem} has an expected output but no {stem}.in"));
+        let problem = match input {
+            None => Some(format!("{stem} has an expected output but no {stem}.in")),
+            Some(_) => toml_problem.clone(),
+        };
         let base = relative_name(root, dir);
         let name = if dir == root { stem } else { format!("{base}/{stem}") };
-        cases.push(Case { name, input, expected, config: CaseConfig::default(), problem });
+        cases.push(Case { name, input, expected, config: config.clone(), problem });
     }
     cases
 }

@@ -324,6 +324,24 @@ fn judge_orders_oj_pairs_naturally_and_skips_backups() {
     assert_eq!(names, ["sample-1", "sample-2", "sample-10"]);
 }
 
+#[test]
+fn a_case_toml_beside_oj_pairs_applies_to_each_pair() {
+    // Once a fake IE case named after the folder, with none of its settings reaching the pairs.
+    let dir = folder(&[
+        ("p/a.in", "print 1\n"),
+        ("p/a.out", "1\n"),
+        ("p/b.in", "spin 5000\n"),
+        ("p/case.toml", "solver = \"@fixture\"\ntime_limit = \"200ms\"\nexpect = \"TLE\"\n"),
+    ]);
+    let out = judge().arg(dir.path()).assert().failure().get_output().stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    // a is AC where TLE was expected (so it fails); b times out under the 200 ms limit.
+    assert!(out.lines().any(|l| l.starts_with("p/a ") && l.contains(" AC ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("p/b ") && l.contains(" TLE ")), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("p ")), "no case named after the folder: {out}");
+    assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
+}
+
 /// Fixture processes still running whose command line holds `marker` (zombies are gone).
 fn survivors(marker: &str) -> Vec<String> {
     let mut found = Vec::new();
