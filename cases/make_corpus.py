@@ -305,6 +305,11 @@ def main():
     for name, (script, verdict, extra) in harness.items():
         expected = None if verdict == "OK" else ("42\n" if verdict != "PE" else "4\n2\n")
         case(f"harness/{name}", script, fx + f"expect = \"{verdict}\"\n" + extra, expected=expected, solve=False)
+    # The float checker: within 1e-6 (absolute or relative) passes, beyond it is WA.
+    case("harness/float-within-error", "print 0.3333334 2000000.5\n", fx + "checker = \"float\"\n",
+         expected="0.333333 2000000\n", solve=False)
+    case("harness/float-beyond-error", "print 0.334\n", fx + "checker = \"float\"\nexpect = \"WA\"\n",
+         expected="0.333\n", solve=False)
     d = os.path.join(CASES, "harness/ie-no-input")
     os.makedirs(d, exist_ok=True)
     open(os.path.join(d, "expected.txt"), "w").write("42\n")

@@ -2,6 +2,8 @@
 //!
 //! - `lines` (default): CRLF, trailing spaces and trailing blank lines do not matter.
 //! - `exact`: bytes. `tokens`: whitespace-separated words.
+//! - `float`: words, where two numbers match within 1e-6, absolute or relative (testlib's
+//!   rcmp6); `float9`: within 1e-9 (rcmp9).
 //! - `sudoku`: the special judge POJ 2676 needs; see [`crate::sudoku_check`].
 //! - external: a testlib-style program run as `CHECKER input output answer`.
 //!
@@ -11,7 +13,7 @@
 use crate::exec::{self, Program};
 use crate::limits::Limits;
 use crate::spool::Spool;
-use crate::streams::{first_mismatch, same, Mismatch, NormalLines, Raw, Tokens};
+use crate::streams::{first_mismatch, next_word, same, Mismatch, NormalLines, Raw, Tokens};
 use crate::verdict::CheckOutcome;
 use std::io::{self, BufRead, BufReader, Cursor, Seek};
 use std::path::Path;
@@ -25,6 +27,10 @@ pub enum CheckerKind {
     Exact,
     Tokens,
     Sudoku,
+    /// Numbers within 1e-6, absolute or relative; other words exactly.
+    Float,
+    /// Numbers within 1e-9.
+    Float9,
 }
 
 impl CheckerKind {
@@ -34,7 +40,9 @@ impl CheckerKind {
             "exact" => Ok(CheckerKind::Exact),
             "tokens" => Ok(CheckerKind::Tokens),
             "sudoku" => Ok(CheckerKind::Sudoku),
-            _ => Err(format!("unknown checker '{text}': use lines, exact, tokens or sudoku")),
+            "float" => Ok(CheckerKind::Float),
+            "float9" => Ok(CheckerKind::Float9),
+            _ => Err(format!("unknown checker '{text}': use lines, exact, tokens, float, float9 or sudoku")),
         }
     }
 }
@@ -115,6 +123,8 @@ fn compare_views(kind: CheckerKind, output: Opener<'_>, answer: Opener<'_>) -> i
     let lines = || first_mismatch(&mut NormalLines::new(output()?), &mut NormalLines::new(answer()?), true);
     let wrong = |m: Option<Mismatch>| CheckOutcome::Wrong(describe(m));
     Ok(match kind {
+        CheckerKind::Float => compare_numbers(&mut output()?, &mut answer()?, 1e-6)?,
+        CheckerKind::Float9 => compare_numbers(&mut output()?, &mut answer()?, 1e-9)?,
         CheckerKind::Exact => {
             if raw()? {
                 CheckOutcome::Accepted
@@ -145,6 +155,61 @@ fn compare_views(kind: CheckerKind, output: Opener<'_>, answer: Opener<'_>) -> i
             }
         }
     })
+}
+
+/// Longest word kept whole: a number is far shorter; past this, a word is compared by its
+/// first bytes, its length and a hash of the rest.
+const MAX_WORD: usize = 4096;
+
+/// Word by word: numbers within `eps` (absolute, or relative to the expected one), anything
+/// else exactly.
+fn compare_numbers(output: &mut dyn Source, answer: &mut dyn Source, eps: f64) -> io::Result<CheckOutcome> {
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    let mut words = 0u64;
+    loop {
+        let found = next_word(output, &mut got, MAX_WORD)?;
+        let expected = next_word(answer, &mut want, MAX_WORD)?;
+        let shown = |w: &[u8]| String::from_utf8_lossy(w).into_owned();
+        match (found, expected) {
+            (None, None) => return Ok(CheckOutcome::Accepted),
+            (None, Some(_)) => {
+                return Ok(CheckOutcome::Wrong(format!("the output ends after {words} words; more were expected")))
+            }
+            (Some(_), None) => {
+                return Ok(CheckOutcome::Wrong(format!("the output goes on after the {words} words expected")))
+            }
+            (Some(got_whole), Some(want_whole)) => {
+                words += 1;
+                // A word cut at MAX_WORD is no number: the rest must match too (by length
+                // and hash, since it was not kept).
+                let cut = got_whole.0.max(want_whole.0) > MAX_WORD as u64;
+                if (cut && got_whole != want_whole) || !close(&got, &want, eps) {
+                    return Ok(CheckOutcome::Wrong(format!(
+                        "word {words}: expected {}, found {}",
+                        shown(&want),
+                        shown(&got)
+                    )));
+                }
+            }
+        }
+    }
+}
+
+/// Equal words, or two finite numbers within `eps` of each other, absolutely or relative to
+/// the expected one (`want`).
+fn close(got: &[u8], want: &[u8], eps: f64) -> bool {
+    if got == want {
+        return true;
+    }
+    let number = |w: &[u8]| std::str::from_utf8(w).ok()?.parse::<f64>().ok().filter(|x| x.is_finite());
+    match (number(got), number(want)) {
+        (Some(x), Some(y)) => {
+            let diff = (x - y).abs();
+            // The small slack absorbs the rounding of the decimal-to-binary conversion.
+            diff <= eps * (1.0 + 1e-9) || diff <= eps * y.abs() * (1.0 + 1e-9)
+        }
+        _ => false,
+    }
 }
 
 /// Where the output first leaves the expected one, by line.
@@ -246,6 +311,23 @@ mod tests {
             compare(CheckerKind::Tokens, b"1\n", b"1\n2\n"),
             CheckOutcome::Wrong("the output ends after 1 lines; 2 were expected".into())
         );
+    }
+
+    #[test]
+    fn float_matches_numbers_within_the_error_and_words_exactly() {
+        let f = |out: &[u8], ans: &[u8]| compare(CheckerKind::Float, out, ans);
+        assert_eq!(f(b"0.3333334 100000.05\n", b"0.333333 100000"), CheckOutcome::Accepted);
+        assert_eq!(f(b"1e-7 yes\n", b"0 yes\n"), CheckOutcome::Accepted);
+        assert_eq!(f(b"0.334\n", b"0.333\n"), CheckOutcome::Wrong("word 1: expected 0.333, found 0.334".into()));
+        assert_eq!(f(b"1 Yes\n", b"1 yes\n"), CheckOutcome::Wrong("word 2: expected yes, found Yes".into()));
+        assert_eq!(f(b"nan\n", b"1\n"), CheckOutcome::Wrong("word 1: expected 1, found nan".into()));
+        assert!(matches!(f(b"1\n", b"1 2\n"), CheckOutcome::Wrong(w) if w.contains("ends after 1 words")));
+        assert!(matches!(f(b"1 2 3", b"1 2\n"), CheckOutcome::Wrong(w) if w.contains("goes on after the 2")));
+        assert_eq!(
+            compare(CheckerKind::Float9, b"0.3333334", b"0.333333"),
+            CheckOutcome::Wrong("word 1: expected 0.333333, found 0.3333334".into())
+        );
+        assert_eq!(compare(CheckerKind::Float9, b"2.0000000001", b"2"), CheckOutcome::Accepted);
     }
 
     #[test]

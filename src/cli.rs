@@ -46,7 +46,7 @@ pub struct Cli {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub output_limit: Option<u64>,
 
-    /// Built-in checker for every case: lines, exact, tokens or sudoku [default: case.toml's, or lines].
+    /// Built-in checker for every case: lines, exact, tokens, float, float9 or sudoku [default: case.toml's, or lines].
     #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
     pub checker: Option<CheckerKind>,
 

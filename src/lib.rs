@@ -16,7 +16,7 @@
 //!   its case, and no figure carries the judge's own memory.
 //! - [`verdict`]: the pure function from facts (and a checker, consulted only after a clean
 //!   exit) to a verdict. A verdict is a value, never an `Err`.
-//! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, the Sudoku special
+//! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, float, the Sudoku special
 //!   judge, testlib-style external programs).
 //! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
 //! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions

@@ -21,7 +21,7 @@ fn is_blank(b: u8) -> bool {
 }
 
 /// Reads one byte; `peek` leaves it in the buffer.
-fn read_byte(src: &mut impl BufRead) -> io::Result<Option<u8>> {
+fn read_byte(src: &mut (impl BufRead + ?Sized)) -> io::Result<Option<u8>> {
     let b = peek_byte(src)?;
     if b.is_some() {
         src.consume(1);
@@ -29,7 +29,7 @@ fn read_byte(src: &mut impl BufRead) -> io::Result<Option<u8>> {
     Ok(b)
 }
 
-fn peek_byte(src: &mut impl BufRead) -> io::Result<Option<u8>> {
+fn peek_byte(src: &mut (impl BufRead + ?Sized)) -> io::Result<Option<u8>> {
     loop {
         match src.fill_buf() {
             Ok(buf) => return Ok(buf.first().copied()),
@@ -177,6 +177,26 @@ impl<R: BufRead> ByteStream for Tokens<R> {
             }
         }
     }
+}
+
+/// Reads the next whitespace-separated word into `word` (at most `max` bytes of it); its whole
+/// length and an FNV-1a hash of all of it, or `None` at the end. Memory stays bounded however
+/// long a word is.
+pub fn next_word(src: &mut (impl BufRead + ?Sized), word: &mut Vec<u8>, max: usize) -> io::Result<Option<(u64, u64)>> {
+    word.clear();
+    while peek_byte(src)?.is_some_and(|b| b.is_ascii_whitespace()) {
+        src.consume(1);
+    }
+    let (mut len, mut hash) = (0u64, 0xcbf2_9ce4_8422_2325u64);
+    while let Some(b) = peek_byte(src)?.filter(|b| !b.is_ascii_whitespace()) {
+        src.consume(1);
+        if word.len() < max {
+            word.push(b);
+        }
+        len += 1;
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    Ok((len > 0).then_some((len, hash)))
 }
 
 /// Where two streams first differ, counted in lines of the view.
