@@ -104,10 +104,9 @@ const DIFF_LINE_BYTES: usize = 400;
 fn diff_window(output: &Spool, expected: &Path) -> Option<DiffWindow> {
     let first = check::first_different_line(output, expected)?;
     let from_line = first.saturating_sub(DIFF_CONTEXT).max(1);
-    let window = |r| spool::window(r, from_line, DIFF_LINES, DIFF_LINE_BYTES).ok();
-    let (output_lines, output_cut) = window(Box::new(output.reader().ok()?) as Box<dyn std::io::BufRead>)?;
-    let (expected_lines, expected_cut) =
-        window(Box::new(std::io::BufReader::new(std::fs::File::open(expected).ok()?)))?;
+    let window = |r: std::io::BufReader<std::fs::File>| spool::window(r, from_line, DIFF_LINES, DIFF_LINE_BYTES).ok();
+    let (output_lines, output_cut) = window(output.reader().ok()?)?;
+    let (expected_lines, expected_cut) = window(std::io::BufReader::new(std::fs::File::open(expected).ok()?))?;
     Some(DiffWindow { from_line, output: output_lines, expected: expected_lines, cut: output_cut || expected_cut })
 }
 

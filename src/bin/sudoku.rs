@@ -1305,6 +1305,12 @@ impl<'a> Sat<'a> {
         }
     }
 
+    /// Puts variable `v` at slot `i` of the heap.
+    fn put(&mut self, i: usize, v: u32) {
+        self.heap[i] = v;
+        self.place[v as usize] = i as u32;
+    }
+
     fn sift_up(&mut self, mut i: usize) {
         let v = self.heap[i];
         while i > 0 {
@@ -1312,12 +1318,10 @@ impl<'a> Sat<'a> {
             if self.activity[self.heap[parent] as usize] >= self.activity[v as usize] {
                 break;
             }
-            self.heap[i] = self.heap[parent];
-            self.place[self.heap[i] as usize] = i as u32;
+            self.put(i, self.heap[parent]);
             i = parent;
         }
-        self.heap[i] = v;
-        self.place[v as usize] = i as u32;
+        self.put(i, v);
     }
 
     fn sift_down(&mut self, mut i: usize) {
@@ -1335,12 +1339,10 @@ impl<'a> Sat<'a> {
             if self.activity[self.heap[child] as usize] <= self.activity[v as usize] {
                 break;
             }
-            self.heap[i] = self.heap[child];
-            self.place[self.heap[i] as usize] = i as u32;
+            self.put(i, self.heap[child]);
             i = child;
         }
-        self.heap[i] = v;
-        self.place[v as usize] = i as u32;
+        self.put(i, v);
     }
 
     fn heap_insert(&mut self, v: usize) {
@@ -1524,7 +1526,9 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
         if solution.is_none() {
             *solution = Some(values);
         }
-        sat.block(&shared_vars);
+        if found < cap {
+            sat.block(&shared_vars);
+        }
     }
     found
 }
