@@ -1003,8 +1003,8 @@ impl Solver {
                 Goal::First => 1,
                 Goal::Count(cap) => cap,
             };
-            let (found, first) = fast9(&puzzle.givens, cap);
-            *solution = first;
+            let (found, first) = fast9(puzzle.givens.iter().copied(), cap);
+            *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
             return found;
         }
         let slot = self.layout_slot(puzzle);
@@ -1509,7 +1509,7 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
             let mut product: u64 = 1;
             for grid in &layout.grids {
                 let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
-                let mut board = Board::from_candidates(|i| {
+                let mut grid = Grid::from_candidates(|i| {
                     let cell = grid[i];
                     match (givens[cell as usize], shared(cell)) {
                         (0, false) => ALL,
@@ -1517,9 +1517,9 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
                         (g, false) => 1 << (g - 1),
                     }
                 });
-                let mut count = 0;
-                search9(&mut board, &mut count, left, &mut Some(Vec::new()), &mut { u64::MAX });
-                product = product.saturating_mul(count).min(left);
+                let mut hunt = Hunt { found: 0, cap: left, first: None };
+                search9(&mut grid, &mut hunt);
+                product = product.saturating_mul(hunt.found).min(left);
             }
             found += product;
         }
@@ -1534,14 +1534,19 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
 }
 
 // ---------------------------------------------------------------------------------------
-// The fast 9x9 engine. Each digit has three 27-bit masks, one per band of three rows, of
-// the cells where it may still go (placed cells included). A placement is a dozen AND-NOTs;
-// naked singles come from bit-sliced counters over the nine digits; every digit-band is
-// shrunk with one table lookup that keeps only the row-to-box permutations still possible
-// in that band (pointing, claiming, and the row and box rules at once); rows and columns get
-// hidden singles (box hidden singles were measured to cost more than they save). Guesses go
-// to a cell with two candidates when there is one.
+// The 9x9 engine. The state is 27 masks, one per digit and band (three rows), of the 27
+// cells where the digit may still go, placed cells included; it is copied whole on a guess
+// (a little over 100 bytes). One update loop takes the digit-bands that changed, one at a
+// time: a table lookup keeps only the cells that a still-possible placement of the digit
+// in the band uses (a placement is one of six 3x3 permutation matrices of rows to boxes,
+// which covers row and box hidden singles, pointing within the band and claiming); a
+// column the digit is locked into inside a box is cleared in the other two bands; a row
+// left with one place fixes that cell, which is then cleared from the other eight digits.
+// Only when that loop is quiet does one counting pass over the nine digits look for empty
+// cells, naked singles and cells with two candidates, the first choice of a guess.
 // ---------------------------------------------------------------------------------------
+
+const FULL_BAND: u32 = 0x7FF_FFFF;
 
 /// For each cell of a band, the other cells of its row and box within the band.
 const BAND_PEERS: [u32; 27] = {
@@ -1556,17 +1561,6 @@ const BAND_PEERS: [u32; 27] = {
             j += 1;
         }
         i += 1;
-    }
-    t
-};
-
-/// The three cells of column `c` within a band.
-const COLUMN: [u32; 9] = {
-    let mut t = [0u32; 9];
-    let mut c = 0;
-    while c < 9 {
-        t[c] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
-        c += 1;
     }
     t
 };
@@ -1588,13 +1582,10 @@ const SEGMENTS: [u32; 512] = {
     t
 };
 
-/// A row's 3 segment bits back to its 9 cells.
-const SEGMENT_CELLS: [u32; 8] = [0, 0x7, 0x38, 0x3F, 0x1C0, 0x1C7, 0x1F8, 0x1FF];
-
-/// For a band's 9 segment bits (bit 3r + k: row r meets box k), the union of the placements
-/// of one digit still possible: a digit takes one row in each box and one box in each row,
-/// so a placement is one of the six 3x3 permutation matrices. 0 means none is possible.
-const PERMUTATIONS: [u32; 512] = {
+/// For a band's 9 segment bits (bit 3r + k: row r meets box k), the band's cells that some
+/// placement of one digit still possible uses: a digit takes one row in each box and one box
+/// in each row, so a placement is one of the six 3x3 permutation matrices. 0: none is left.
+const KEEP: [u32; 512] = {
     let perms: [u32; 6] = [
         1 | (1 << 4) | (1 << 8),
         1 | (1 << 5) | (1 << 7),
@@ -1606,384 +1597,333 @@ const PERMUTATIONS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
+        let mut segments = 0u32;
         let mut p = 0;
         while p < 6 {
             if x as u32 & perms[p] == perms[p] {
-                t[x] |= perms[p];
+                segments |= perms[p];
             }
             p += 1;
+        }
+        let mut s = 0;
+        while s < 9 {
+            if segments & (1 << s) != 0 {
+                t[x] |= 7 << (9 * (s / 3) + 3 * (s % 3));
+            }
+            s += 1;
         }
         x += 1;
     }
     t
 };
 
+/// For the 9-bit union of a digit's columns within a band, the cells (in any band) of the
+/// columns that are alone in their box: the digit's place in that box, hence in that
+/// column, lies in this band, so the other bands lose the column.
+const LOCKED: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            let box_columns = (x >> (3 * k)) & 7;
+            if box_columns == 1 || box_columns == 2 || box_columns == 4 {
+                let c = (box_columns << (3 * k)) as u32;
+                t[x] |= c | (c << 9) | (c << 18);
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// A band's 3 row bits back to the row's cells.
+const ROW_CELLS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut r = 0;
+    while r < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if r & (1 << k) != 0 {
+                t[r] |= 0x1FF << (9 * k);
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The two other bands of each band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
 #[derive(Clone, Copy)]
-struct Board {
-    /// `pos[d][b]`: cells of band `b` where digit `d + 1` may go.
-    pos: [[u32; 3]; 9],
-    /// Cells not yet placed, per band.
+struct Grid {
+    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may go.
+    cand: [u32; 27],
+    /// Cells not yet fixed, per band.
     open: [u32; 3],
-    /// Digit-bands changed since the digit rules last looked at them: bit `3 * d + b`.
+    /// Per band, bit `3 * d + r`: row `r` of the band has its place for digit `d + 1` fixed.
+    fixed: [u32; 3],
+    /// Digit-bands changed since the update loop last looked at them: bit `3 * d + b`.
     dirty: u32,
-    /// Bands changed since naked singles last looked at them: bit `b`.
-    touched: u32,
 }
 
-/// Why propagation stopped early: the board cannot be completed.
+/// Why propagation stopped early: the grid cannot be completed.
 struct Contradiction;
 
-impl Board {
-    fn new() -> Board {
-        Board { pos: [[0x7FF_FFFF; 3]; 9], open: [0x7FF_FFFF; 3], dirty: 0o777_777_777, touched: 7 }
+/// What propagation leaves for the search.
+enum Settled {
+    Solved,
+    /// Per band, the open cells with exactly two candidates.
+    Open([u32; 3]),
+}
+
+impl Grid {
+    fn empty() -> Grid {
+        Grid { cand: [FULL_BAND; 27], open: [FULL_BAND; 3], fixed: [0; 3], dirty: FULL_BAND }
     }
 
-    /// A board whose 81 cells (reading order) have the candidates `mask(i)` (bit d: digit
-    /// d + 1), every cell open: propagation places the cells left with one candidate.
-    fn from_candidates(mask: impl Fn(usize) -> u16) -> Board {
-        let mut board = Board { pos: [[0; 3]; 9], ..Board::new() };
+    /// A grid from 81 values in reading order (1-9 given, 0 blank): each given is a cell with
+    /// one candidate, with the other places of its digit in its row already gone.
+    fn from_values(values: impl Iterator<Item = u8>) -> Grid {
+        // Slot 0 gathers the blanks, so the loop has no branch per cell.
+        let mut by_digit = [[0u32; 3]; 10];
+        for (cell, v) in values.enumerate().take(81) {
+            by_digit[usize::from(v.min(9))][cell / 27] |= 1 << (cell % 27);
+        }
+        let mut grid = Grid::empty();
+        for (b, &blanks) in by_digit[0].iter().enumerate() {
+            let given = FULL_BAND & !blanks;
+            for d in 0..9 {
+                let mine = by_digit[d + 1][b];
+                let mut keep = !(given & !mine);
+                for r in 0..3 {
+                    let row = 0x1FF << (9 * r);
+                    // Two givens of one digit in one row both stay: the naked singles pass
+                    // then empties both cells, which reports the clash.
+                    keep &= !(u32::from(mine & row != 0) * row) | (mine & row);
+                }
+                grid.cand[3 * d + b] &= keep;
+            }
+        }
+        grid
+    }
+
+    /// A grid whose 81 cells (reading order) have the candidates `mask(i)` (bit d: digit
+    /// d + 1), every cell open: propagation fixes the cells left with one candidate.
+    fn from_candidates(mask: impl Fn(usize) -> u16) -> Grid {
+        let mut grid = Grid { cand: [0; 27], ..Grid::empty() };
         for i in 0..81 {
             let mut m = mask(i);
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
-                board.pos[d][i / 27] |= 1 << (i % 27);
+                grid.cand[3 * d + i / 27] |= 1 << (i % 27);
             }
         }
-        board
+        grid
     }
 
-    /// Places digit `d` (0-based) in bit `i` of band `b`.
-    fn place(&mut self, d: usize, b: usize, i: u32) -> Result<(), Contradiction> {
+    /// Takes `cells` out of every digit of band `b`, marking the digits that had one dirty.
+    #[inline(always)]
+    fn clear_cells(&mut self, b: usize, cells: u32) {
+        let mut hit = 0;
+        for d in 0..9 {
+            let c = self.cand[3 * d + b];
+            self.cand[3 * d + b] = c & !cells;
+            hit |= u32::from(c & cells != 0) << (3 * d);
+        }
+        self.dirty |= hit << b;
+    }
+
+    /// Puts digit `d` in bit `i` of band `b` (a guess): the cell's other digits and the
+    /// digit's other places in its row and box go; the update loop does the rest.
+    fn assign(&mut self, d: usize, b: usize, i: u32) {
         let bit = 1u32 << i;
-        if self.pos[d][b] & bit == 0 {
-            return Err(Contradiction);
+        let own = self.cand[3 * d + b];
+        self.clear_cells(b, bit);
+        self.cand[3 * d + b] = (own & !BAND_PEERS[i as usize]) | bit;
+        self.dirty |= 1 << (3 * d + b);
+    }
+
+    /// Takes digit `d` out of bit `i` of band `b` (the other side of a guess).
+    fn eliminate(&mut self, d: usize, b: usize, i: u32) {
+        self.cand[3 * d + b] &= !(1 << i);
+        self.dirty |= 1 << (3 * d + b);
+    }
+
+    /// The update loop: runs until no digit-band is dirty.
+    fn update(&mut self) -> Result<(), Contradiction> {
+        while self.dirty != 0 {
+            let k = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            let (d, b) = (k / 3, k % 3);
+            let before = self.cand[k];
+            let pattern = SEGMENTS[(before & 0x1FF) as usize]
+                | SEGMENTS[((before >> 9) & 0x1FF) as usize] << 3
+                | SEGMENTS[(before >> 18) as usize] << 6;
+            let s = before & KEEP[pattern as usize];
+            if s == 0 {
+                return Err(Contradiction);
+            }
+            self.cand[k] = s;
+            let locked = LOCKED[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
+            let [o1, o2] = OTHER_BANDS[b];
+            let (c1, c2) = (self.cand[3 * d + o1], self.cand[3 * d + o2]);
+            self.cand[3 * d + o1] = c1 & !locked;
+            self.cand[3 * d + o2] = c2 & !locked;
+            let hit = u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
+            self.dirty |= hit << (3 * d);
+            // Every row has a place (a placement was left), so `row - 1` cannot wrap.
+            let (r0, r1, r2) = (s & 0x1FF, (s >> 9) & 0x1FF, s >> 18);
+            let single =
+                u32::from(r0 & (r0 - 1) == 0) | u32::from(r1 & (r1 - 1) == 0) << 1 | u32::from(r2 & (r2 - 1) == 0) << 2;
+            let new = single & !(self.fixed[b] >> (3 * d)) & 7;
+            if new != 0 {
+                self.fixed[b] |= new << (3 * d);
+                let cells = s & ROW_CELLS[new as usize];
+                self.open[b] &= !cells;
+                self.clear_cells(b, cells);
+                self.cand[k] = s;
+                self.dirty &= !(1 << k);
+            }
         }
-        let mut dirty = 0;
-        for (e, digit) in self.pos.iter_mut().enumerate() {
-            dirty |= ((digit[b] >> i) & 1) << (3 * e + b);
-            digit[b] &= !bit;
-        }
-        let column = COLUMN[(i % 9) as usize];
-        let own = &mut self.pos[d];
-        own[b] = (own[b] & !BAND_PEERS[i as usize]) | bit;
-        for other in [(b + 1) % 3, (b + 2) % 3] {
-            dirty |= u32::from(own[other] & column != 0) << (3 * d + other);
-            own[other] &= !column;
-        }
-        self.open[b] &= !bit;
-        self.dirty |= dirty | (1 << (3 * d + b));
-        self.touched |= 1 << b | (dirty >> (3 * d)) & 7;
         Ok(())
     }
 
-    /// Naked singles, placed a band at a time; true when it placed anything.
-    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
-        let mut placed = false;
-        let mut bands = self.touched
-            & (u32::from(self.open[0] != 0) | u32::from(self.open[1] != 0) << 1 | u32::from(self.open[2] != 0) << 2);
-        self.touched = 0;
-        while bands != 0 {
-            let b = bands.trailing_zeros() as usize;
-            bands &= bands - 1;
-            let open = self.open[b];
-            let (mut once, mut twice) = (0u32, 0u32);
-            for digit in &self.pos {
-                let m = digit[b] & open;
-                twice |= once & m;
-                once |= m;
+    /// Update loop and naked singles until neither finds anything.
+    fn propagate(&mut self) -> Result<Settled, Contradiction> {
+        loop {
+            self.update()?;
+            if self.open == [0; 3] {
+                return Ok(Settled::Solved);
             }
-            if open & !once != 0 {
-                return Err(Contradiction);
-            }
-            let singles = once & !twice;
-            if singles == 0 {
-                continue;
-            }
-            // A single cell has exactly one candidate digit, so only the digits that own a
-            // single change: each loses the band peers and the columns of its new cells.
-            // Gathering those digits first avoids a hard-to-predict branch per digit.
-            let mut owners = 0u32;
-            for (d, digit) in self.pos.iter().enumerate() {
-                owners |= u32::from(digit[b] & singles != 0) << d;
-            }
-            let mut dirty = 0;
-            while owners != 0 {
-                let d = owners.trailing_zeros() as usize;
-                owners &= owners - 1;
-                let own = self.pos[d][b] & singles;
-                dirty |= 1 << (3 * d + b);
-                let (mut peers, mut cells) = (0u32, own);
-                while cells != 0 {
-                    peers |= BAND_PEERS[cells.trailing_zeros() as usize];
-                    cells &= cells - 1;
+            let mut pairs = [0u32; 3];
+            let mut placed = false;
+            for (b, pair) in pairs.iter_mut().enumerate() {
+                let open = self.open[b];
+                let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+                for d in 0..9 {
+                    let m = self.cand[3 * d + b];
+                    three |= two & m;
+                    two |= one & m;
+                    one |= m;
                 }
-                if peers & own != 0 {
-                    return Err(Contradiction); // two cells of one row or box need the same digit
-                }
-                self.pos[d][b] &= !peers;
-                let columns = (own | own >> 9 | own >> 18) & 0x1FF;
-                let column_cells = columns | columns << 9 | columns << 18;
-                for other in [(b + 1) % 3, (b + 2) % 3] {
-                    let hit = u32::from(self.pos[d][other] & column_cells != 0);
-                    self.pos[d][other] &= !column_cells;
-                    dirty |= hit << (3 * d + other);
-                    self.touched |= hit << other;
-                }
-            }
-            self.open[b] &= !singles;
-            self.dirty |= dirty;
-            self.touched |= 1 << b;
-            placed = true;
-        }
-        Ok(placed)
-    }
-
-    /// Band shrinking and hidden singles in rows and columns for every dirty digit; true
-    /// when it changed anything.
-    fn digit_rules(&mut self) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        // Work on what was dirty on entry; what this pass dirties waits for the next one,
-        // after the cheaper naked singles have had their turn.
-        let mut todo = self.dirty;
-        self.dirty = 0;
-        while todo != 0 {
-            let d = (todo.trailing_zeros() / 3) as usize;
-            let bands = (todo >> (3 * d)) & 7;
-            todo &= !(7 << (3 * d));
-            let mut bands = bands;
-            while bands != 0 {
-                let b = bands.trailing_zeros() as usize;
-                bands &= bands - 1;
-                let p = self.pos[d][b];
-                let pattern = SEGMENTS[(p & 0x1FF) as usize]
-                    | SEGMENTS[((p >> 9) & 0x1FF) as usize] << 3
-                    | SEGMENTS[(p >> 18) as usize] << 6;
-                let allowed = PERMUTATIONS[pattern as usize];
-                if allowed == 0 {
+                if open & !one != 0 {
                     return Err(Contradiction);
                 }
-                let keep = SEGMENT_CELLS[(allowed & 7) as usize]
-                    | SEGMENT_CELLS[((allowed >> 3) & 7) as usize] << 9
-                    | SEGMENT_CELLS[(allowed >> 6) as usize] << 18;
-                let shrunk = p & keep;
-                // If it lost a candidate, the band's cells may now be naked singles.
-                let lost = shrunk != p;
-                self.pos[d][b] = shrunk;
-                self.touched |= u32::from(lost) << b;
-                changed |= lost;
-                let open = self.open[b];
-                // Rows where exactly one unplaced cell is left for the digit, found without a
-                // branch per row: most of the time there are none.
-                let unplaced = shrunk & open;
-                let mut single_rows = 0;
-                for r in 0..3 {
-                    let row = (unplaced >> (9 * r)) & 0x1FF;
-                    // `&` rather than `&&`: no branch to mispredict.
-                    single_rows |= u32::from((row != 0) & (row & row.wrapping_sub(1) == 0)) << r;
+                *pair = open & two & !three;
+                let singles = open & !two;
+                if singles == 0 {
+                    continue;
                 }
-                while single_rows != 0 {
-                    let r = single_rows.trailing_zeros();
-                    single_rows &= single_rows - 1;
-                    let row = unplaced & (0x1FF << (9 * r));
-                    self.place(d, b, row.trailing_zeros())?;
-                    changed = true;
-                }
-            }
-            // Columns: count the digit's places in each column over the nine rows.
-            let (mut once, mut twice) = (0u32, 0u32);
-            for b in 0..3 {
-                let p = self.pos[d][b];
-                for m in [p & 0x1FF, (p >> 9) & 0x1FF, p >> 18] {
-                    twice |= once & m;
-                    once |= m;
-                }
-            }
-            if once != 0x1FF {
-                return Err(Contradiction);
-            }
-            // Columns where the digit is placed are single already: skip them.
-            let placed =
-                (self.pos[d][0] & !self.open[0]) | (self.pos[d][1] & !self.open[1]) | (self.pos[d][2] & !self.open[2]);
-            let mut singles = once & !twice & !(placed | placed >> 9 | placed >> 18);
-            while singles != 0 {
-                let c = singles.trailing_zeros() as usize;
-                singles &= singles - 1;
-                for b in 0..3 {
-                    let cell = self.pos[d][b] & COLUMN[c];
-                    if cell != 0 {
-                        if cell & self.open[b] != 0 {
-                            self.place(d, b, cell.trailing_zeros())?;
-                            changed = true;
-                        }
-                        break;
+                placed = true;
+                for d in 0..9 {
+                    let mut own = self.cand[3 * d + b] & singles;
+                    if own == 0 {
+                        continue;
                     }
+                    let mut peers = 0;
+                    while own != 0 {
+                        peers |= BAND_PEERS[own.trailing_zeros() as usize];
+                        own &= own - 1;
+                    }
+                    // Two singles of one digit in one row or box take each other out: the
+                    // next pass finds the empty cells.
+                    self.cand[3 * d + b] &= !peers;
+                    self.dirty |= 1 << (3 * d + b);
                 }
             }
-        }
-        Ok(changed)
-    }
-
-    fn propagate(&mut self) -> Result<(), Contradiction> {
-        loop {
-            if self.naked_singles()? {
-                continue;
-            }
-            if self.dirty == 0 {
-                return Ok(());
-            }
-            let changed = self.digit_rules()?;
-            if !changed && self.dirty == 0 {
-                return Ok(());
+            if !placed {
+                return Ok(Settled::Open(pairs));
             }
         }
     }
 
-    /// A guess (digit, band, bit) where the fewest choices are left, or `None` when a cell
-    /// has no digit. Like dancing links, it weighs both ways of seeing the board: a cell's
-    /// candidates, and a digit's places in a row, column or box. Cells alone let a sparse
-    /// puzzle with no solution cost millions of nodes; places cut such searches to hundreds.
-    /// Places are only counted when no cell has two candidates, the common case being cheap.
-    fn pick(&self) -> Option<(usize, usize, u32)> {
-        let (mut b, mut i, mut fewest) = (0, 0, 10);
-        for band in 0..3 {
-            let open = self.open[band];
+    /// The first digit that bit `i` of band `b` still allows.
+    fn first_digit(&self, b: usize, i: u32) -> usize {
+        (0..9).find(|&d| self.cand[3 * d + b] >> i & 1 != 0).unwrap_or(0)
+    }
+
+    /// The guess: (digit, band, bit). A cell with two candidates when there is one (either
+    /// way leaves a single); else, of the first open cell of each band, the one with the
+    /// fewest candidates.
+    fn pick(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+        if let Some(b) = pairs.iter().position(|&p| p != 0) {
+            let i = pairs[b].trailing_zeros();
+            return (self.first_digit(b, i), b, i);
+        }
+        let mut best = (u32::MAX, 0, 0);
+        for (b, &open) in self.open.iter().enumerate() {
             if open == 0 {
                 continue;
             }
-            // Four bit-sliced counters: the number of candidates of every cell of the band.
-            let (mut c0, mut c1, mut c2, mut c3) = (0u32, 0u32, 0u32, 0u32);
-            for digit in &self.pos {
-                let m = digit[band] & open;
-                let k0 = c0 & m;
-                c0 ^= m;
-                let k1 = c1 & k0;
-                c1 ^= k0;
-                c3 |= c2 & k1;
-                c2 ^= k1;
-            }
-            let exactly = |k: u32| {
-                let plane = |bit: u32, p: u32| if k >> bit & 1 == 1 { p } else { !p };
-                open & plane(0, c0) & plane(1, c1) & plane(2, c2) & plane(3, c3)
-            };
-            if let Some(k) = (2..fewest).find(|&k| exactly(k) != 0) {
-                (b, i, fewest) = (band, exactly(k).trailing_zeros(), k);
-            }
-            if fewest == 2 {
-                break;
+            let i = open.trailing_zeros();
+            let n = (0..9).map(|d| self.cand[3 * d + b] >> i & 1).sum::<u32>();
+            if n < best.0 {
+                best = (n, b, i);
             }
         }
-        if fewest == 10 {
-            return None;
-        }
-        let d = self.pos.iter().position(|digit| digit[b] >> i & 1 != 0)?;
-        let mut choice = (d, b, i);
-        if fewest > 2 {
-            self.fewest_places(&mut choice, fewest);
-        }
-        Some(choice)
+        let (_, b, i) = best;
+        (self.first_digit(b, i), b, i)
     }
 
-    /// Replaces `choice` by the first open place of a digit in the row, column or box where
-    /// it has the fewest open places, when that is fewer than `fewest` (and at least two).
-    fn fewest_places(&self, choice: &mut (usize, usize, u32), mut fewest: u32) {
-        const BOX: u32 = 0x7 | 0x7 << 9 | 0x7 << 18;
-        for (d, digit) in self.pos.iter().enumerate() {
-            let free = [digit[0] & self.open[0], digit[1] & self.open[1], digit[2] & self.open[2]];
-            for (b, &f) in free.iter().enumerate() {
-                for k in 0..3 {
-                    for places in [f & 0x1FF << (9 * k), f & BOX << (3 * k)] {
-                        let n = places.count_ones();
-                        if n >= 2 && n < fewest {
-                            fewest = n;
-                            *choice = (d, b, places.trailing_zeros());
-                        }
-                    }
-                }
-            }
-            for column in COLUMN {
-                let n: u32 = free.iter().map(|f| (f & column).count_ones()).sum();
-                if n >= 2 && n < fewest {
-                    fewest = n;
-                    let b = free.iter().position(|f| f & column != 0).unwrap_or(0);
-                    *choice = (d, b, (free[b] & column).trailing_zeros());
-                }
-            }
-        }
-    }
-
-    fn values(&self) -> Vec<u8> {
-        let mut out = vec![0u8; 81];
-        for (d, digit) in self.pos.iter().enumerate() {
-            for (b, &band) in digit.iter().enumerate() {
-                let mut m = band & !self.open[b];
+    /// The digits of a solved grid, in reading order, as ASCII.
+    fn write_digits(&self, out: &mut [u8; 81]) {
+        for b in 0..3 {
+            for d in 0..9 {
+                let mut m = self.cand[3 * d + b];
                 while m != 0 {
-                    let i = m.trailing_zeros() as usize;
+                    out[27 * b + m.trailing_zeros() as usize] = b'1' + d as u8;
                     m &= m - 1;
-                    out[b * 27 + i] = d as u8 + 1;
                 }
             }
         }
-        out
     }
 }
 
-/// Depth-first search on the fast board: counts solutions up to `cap`, keeping the first.
-/// Binary branching: the picked digit goes in the picked cell (recursively), or it does not
-/// (this loop), so every solution is met exactly once.
-/// The search gives up when `budget` nodes are spent (it is left at 0 then).
-fn search9(board: &mut Board, found: &mut u64, cap: u64, first: &mut Option<Vec<u8>>, budget: &mut u64) {
+/// What a search collects: solutions counted up to `cap`, and the first one in ASCII.
+struct Hunt {
+    found: u64,
+    cap: u64,
+    first: Option<[u8; 81]>,
+}
+
+/// Depth-first search: the picked digit goes in the picked cell (recursively), or it does
+/// not (this loop), so every solution is met exactly once.
+fn search9(grid: &mut Grid, hunt: &mut Hunt) {
     loop {
-        if *budget == 0 {
-            return;
-        }
-        *budget -= 1;
-        if board.propagate().is_err() {
-            return;
-        }
-        if board.open == [0; 3] {
-            *found += 1;
-            if first.is_none() {
-                *first = Some(board.values());
+        let pairs = match grid.propagate() {
+            Err(Contradiction) => return,
+            Ok(Settled::Solved) => {
+                hunt.found += 1;
+                if hunt.first.is_none() {
+                    let mut digits = [0u8; 81];
+                    grid.write_digits(&mut digits);
+                    hunt.first = Some(digits);
+                }
+                return;
             }
+            Ok(Settled::Open(pairs)) => pairs,
+        };
+        let (d, b, i) = grid.pick(&pairs);
+        let mut next = *grid;
+        next.assign(d, b, i);
+        search9(&mut next, hunt);
+        if hunt.found >= hunt.cap {
             return;
         }
-        let Some((d, b, i)) = board.pick() else { return };
-        let bit = 1u32 << i;
-        let mut next = *board;
-        if next.place(d, b, i).is_ok() {
-            search9(&mut next, found, cap, first, budget);
-        }
-        if *found >= cap {
-            return;
-        }
-        board.pos[d][b] &= !bit;
-        board.dirty |= 1 << (3 * d + b);
-        board.touched |= 1 << b;
+        grid.eliminate(d, b, i);
     }
 }
 
-/// Solves or counts a plain 9x9 puzzle (81 givens, 0 = blank) on the fast board.
-fn fast9(givens: &[u8], cap: u64) -> (u64, Option<Vec<u8>>) {
-    let mut board = Board::new();
-    // Gather the givens by digit and band first (slot 0 collects the blanks), so that the
-    // placing loop runs over givens only, not over 81 cells with a branch each.
-    let mut by_digit = [[0u32; 3]; 10];
-    for (cell, &v) in givens.iter().enumerate() {
-        by_digit[(v as usize).min(9)][cell / 27] |= 1 << (cell % 27);
-    }
-    for (d, bands) in by_digit[1..].iter().enumerate() {
-        for (b, &cells) in bands.iter().enumerate() {
-            let mut cells = cells;
-            while cells != 0 {
-                if board.place(d, b, cells.trailing_zeros()).is_err() {
-                    return (0, None);
-                }
-                cells &= cells - 1;
-            }
-        }
-    }
-    let (mut found, mut first) = (0, None);
-    search9(&mut board, &mut found, cap, &mut first, &mut { u64::MAX });
-    (found, first)
+/// Solves or counts a 9x9 puzzle given as 81 values (1-9, 0 = blank); the first solution
+/// comes back in ASCII.
+fn fast9(values: impl Iterator<Item = u8>, cap: u64) -> (u64, Option<[u8; 81]>) {
+    let mut grid = Grid::from_values(values);
+    let mut hunt = Hunt { found: 0, cap, first: None };
+    search9(&mut grid, &mut hunt);
+    (hunt.found, hunt.first)
 }
