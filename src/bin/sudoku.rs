@@ -162,38 +162,65 @@ impl From<io::Error> for Failure {
 pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, notes: &mut E) -> Result<(), Failure> {
     let mut reader = Reader::new(input);
     let mut solver = Solver::new();
-    while let Some(case) = reader.next_case() {
+    let cap = match mode {
+        Mode::Solve => 1,
+        Mode::Count(cap) => cap,
+    };
+    loop {
+        // Files of puzzle lines are the big ones: their lines skip the general reader.
+        if let Some((case, line, cells)) = reader.next_plain_line() {
+            let (n, first) = fast9(cells, cell_value, cap);
+            if let (Mode::Solve, Some(digits)) = (mode, first) {
+                let mut answer = [b'\n'; 82];
+                answer[..81].copy_from_slice(&digits);
+                out.write_all(&answer)?;
+            } else {
+                let givens = cells.iter().map(|&c| cell_value(c)).collect();
+                let puzzle = Puzzle { case, line, shape: Shape::Line, givens };
+                report(&puzzle, mode, n, None, out, notes)?;
+            }
+            continue;
+        }
+        let Some(case) = reader.next_case() else { break };
         let puzzle = case.map_err(Failure::Input)?;
+        let mut first = None;
+        let n = solver.search(&puzzle, cap, &mut first);
+        report(&puzzle, mode, n, first.as_deref(), out, notes)?;
+    }
+    Ok(())
+}
+
+/// Writes the answer to one case: its first solution (`values`, one per cell) or its
+/// number of solutions `n`, with notes about clashing givens and about a count that
+/// stopped at the default cap.
+fn report<W: Write, E: Write>(
+    puzzle: &Puzzle,
+    mode: Mode,
+    n: u64,
+    values: Option<&[u8]>,
+    out: &mut W,
+    notes: &mut E,
+) -> Result<(), Failure> {
+    if n == 0 {
         // Both engines reject clashing givens by themselves, so the clash is looked for (to
         // explain it) only when there is no solution.
-        let explain = |notes: &mut E| {
-            if let Some(c) = puzzle.first_conflict() {
-                let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
-            }
-        };
-        match mode {
-            Mode::Count(cap) => {
-                let n = solver.count(&puzzle, cap);
-                if n == 0 {
-                    explain(notes);
-                }
-                if n == DEFAULT_COUNT_CAP && cap == DEFAULT_COUNT_CAP {
-                    let _ = writeln!(
-                        notes,
-                        "sudoku: case {}: at least {n} solutions; counting stopped there (--count=N counts further)",
-                        puzzle.case
-                    );
-                }
-                writeln!(out, "{n}")?;
-            }
-            Mode::Solve => match solver.solve(&puzzle) {
-                Some(values) => puzzle.write_answer(&values, out)?,
-                None => {
-                    explain(notes);
-                    out.write_all(b"no solution\n")?;
-                }
-            },
+        if let Some(c) = puzzle.first_conflict() {
+            let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
         }
+    }
+    match (mode, values) {
+        (Mode::Count(cap), _) => {
+            if n == DEFAULT_COUNT_CAP && cap == DEFAULT_COUNT_CAP {
+                let _ = writeln!(
+                    notes,
+                    "sudoku: case {}: at least {n} solutions; counting stopped there (--count=N counts further)",
+                    puzzle.case
+                );
+            }
+            writeln!(out, "{n}")?;
+        }
+        (Mode::Solve, Some(values)) => puzzle.write_answer(values, out)?,
+        (Mode::Solve, None) => out.write_all(b"no solution\n")?,
     }
     Ok(())
 }
@@ -489,6 +516,26 @@ impl<'a> Reader<'a> {
             started: false,
             done: false,
         }
+    }
+
+    /// The next case when it is one more 81-cell puzzle line ending in a newline: its case
+    /// number, line number and cells. `None` leaves the next case to `next_case`, which
+    /// reads it the same way (only more slowly) or reports what is wrong with it.
+    pub fn next_plain_line(&mut self) -> Option<(usize, usize, &'a [u8])> {
+        if !self.started || self.done || self.remaining == Some(0) {
+            return None;
+        }
+        let line = self.lines.data.get(self.lines.pos..)?.get(..82)?;
+        // One pass with no early exit, which the compiler turns into a few wide compares.
+        let cells = line[..81].iter().fold(true, |ok, &b| ok & ((b.wrapping_sub(b'0') < 10) | (b == b'.')));
+        if !cells || line[81] != b'\n' {
+            return None;
+        }
+        self.remaining = self.remaining.map(|n| n - 1);
+        self.case += 1;
+        self.lines.pos += 82;
+        self.lines.number += 1;
+        Some((self.case, self.lines.number, &line[..81]))
     }
 
     /// The next case, an error (after which the reader stops), or `None` at the end.
@@ -952,10 +999,6 @@ pub struct Solver {
     layouts: Vec<(Shape, Layout)>,
 }
 
-enum Goal {
-    First,
-    Count(u64),
-}
 
 impl Default for Solver {
     fn default() -> Self {
@@ -971,14 +1014,14 @@ impl Solver {
     /// The first solution found, one value per cell, or `None` when there is none.
     pub fn solve(&mut self, puzzle: &Puzzle) -> Option<Vec<u8>> {
         let mut solution = None;
-        self.search(puzzle, Goal::First, &mut solution);
+        self.search(puzzle, 1, &mut solution);
         solution
     }
 
     /// The number of solutions, counting no further than `cap`.
     pub fn count(&mut self, puzzle: &Puzzle, cap: u64) -> u64 {
         let mut solution = None;
-        self.search(puzzle, Goal::Count(cap), &mut solution)
+        self.search(puzzle, cap, &mut solution)
     }
 
     fn layout_slot(&mut self, puzzle: &Puzzle) -> usize {
@@ -997,22 +1040,15 @@ impl Solver {
         self.layouts.len() - 1
     }
 
-    fn search(&mut self, puzzle: &Puzzle, goal: Goal, solution: &mut Option<Vec<u8>>) -> u64 {
+    /// Counts the solutions of `puzzle` up to `cap`, keeping the first in `solution`.
+    fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
         if !matches!(puzzle.shape, Shape::Canvas(_)) {
-            let cap = match goal {
-                Goal::First => 1,
-                Goal::Count(cap) => cap,
-            };
-            let (found, first) = fast9(puzzle.givens.iter().copied(), cap);
+            let (found, first) = fast9(&puzzle.givens, |v| v, cap);
             *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
             return found;
         }
         let slot = self.layout_slot(puzzle);
         let (_, layout) = &self.layouts[slot];
-        let cap = match goal {
-            Goal::First => 1,
-            Goal::Count(cap) => cap,
-        };
         sat_canvas(layout, &puzzle.givens, cap, solution)
     }
 }
@@ -1685,13 +1721,16 @@ impl Grid {
         Grid { cand: [FULL_BAND; 27], open: [FULL_BAND; 3], fixed: [0; 3], dirty: FULL_BAND }
     }
 
-    /// A grid from 81 values in reading order (1-9 given, 0 blank): each given is a cell with
+    /// A grid from 81 cells in reading order, `value` giving 1-9 for a given and 0 for a
+    /// blank: each given is a cell with
     /// one candidate, with the other places of its digit in its row already gone.
-    fn from_values(values: impl Iterator<Item = u8>) -> Grid {
+    fn from_cells(cells: &[u8], value: impl Fn(u8) -> u8) -> Grid {
         // Slot 0 gathers the blanks, so the loop has no branch per cell.
         let mut by_digit = [[0u32; 3]; 10];
-        for (cell, v) in values.enumerate().take(81) {
-            by_digit[usize::from(v.min(9))][cell / 27] |= 1 << (cell % 27);
+        for (b, band) in cells.chunks_exact(27).take(3).enumerate() {
+            for (i, &c) in band.iter().enumerate() {
+                by_digit[usize::from(value(c).min(9))][b] |= 1 << i;
+            }
         }
         let mut grid = Grid::empty();
         for (b, &blanks) in by_digit[0].iter().enumerate() {
@@ -1919,10 +1958,10 @@ fn search9(grid: &mut Grid, hunt: &mut Hunt) {
     }
 }
 
-/// Solves or counts a 9x9 puzzle given as 81 values (1-9, 0 = blank); the first solution
-/// comes back in ASCII.
-fn fast9(values: impl Iterator<Item = u8>, cap: u64) -> (u64, Option<[u8; 81]>) {
-    let mut grid = Grid::from_values(values);
+/// Solves or counts a 9x9 puzzle given as 81 cells that `value` reads (1-9, 0 = blank);
+/// the first solution comes back in ASCII.
+fn fast9(cells: &[u8], value: impl Fn(u8) -> u8, cap: u64) -> (u64, Option<[u8; 81]>) {
+    let mut grid = Grid::from_cells(cells, value);
     let mut hunt = Hunt { found: 0, cap, first: None };
     search9(&mut grid, &mut hunt);
     (hunt.found, hunt.first)
