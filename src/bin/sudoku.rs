@@ -1674,22 +1674,19 @@ const LOCKED: [u32; 512] = {
     t
 };
 
-/// A band's 3 row bits back to the row's cells.
-const ROW_CELLS: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut r = 0;
-    while r < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if r & (1 << k) != 0 {
-                t[r] |= 0x1FF << (9 * k);
-            }
-            k += 1;
+/// For a row's 9 bits, the row itself when it has exactly one bit, else 0.
+const SOLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x = 0;
+    while x < 512 {
+        if x != 0 && x & (x - 1) == 0 {
+            t[x] = x as u16;
         }
-        r += 1;
+        x += 1;
     }
     t
 };
+
 
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
@@ -1700,8 +1697,6 @@ struct Grid {
     cand: [u32; 27],
     /// Cells not yet fixed, per band.
     open: [u32; 3],
-    /// Per band, bit `3 * d + r`: row `r` of the band has its place for digit `d + 1` fixed.
-    fixed: [u32; 3],
     /// Digit-bands changed since the update loop last looked at them: bit `3 * d + b`.
     dirty: u32,
 }
@@ -1718,7 +1713,7 @@ enum Settled {
 
 impl Grid {
     fn empty() -> Grid {
-        Grid { cand: [FULL_BAND; 27], open: [FULL_BAND; 3], fixed: [0; 3], dirty: FULL_BAND }
+        Grid { cand: [FULL_BAND; 27], open: [FULL_BAND; 3], dirty: FULL_BAND }
     }
 
     /// A grid from 81 cells in reading order, `value` giving 1-9 for a given and 0 for a
@@ -1815,14 +1810,13 @@ impl Grid {
             self.cand[3 * d + o2] = c2 & !locked;
             let hit = u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
             self.dirty |= hit << (3 * d);
-            // Every row has a place (a placement was left), so `row - 1` cannot wrap.
-            let (r0, r1, r2) = (s & 0x1FF, (s >> 9) & 0x1FF, s >> 18);
-            let single =
-                u32::from(r0 & (r0 - 1) == 0) | u32::from(r1 & (r1 - 1) == 0) << 1 | u32::from(r2 & (r2 - 1) == 0) << 2;
-            let new = single & !(self.fixed[b] >> (3 * d)) & 7;
-            if new != 0 {
-                self.fixed[b] |= new << (3 * d);
-                let cells = s & ROW_CELLS[new as usize];
+            // A row's one place left is its digit's cell; it is new while the cell is open
+            // (a cell fixed to another digit is no longer among this digit's places).
+            let sole = u32::from(SOLE[(s & 0x1FF) as usize])
+                | u32::from(SOLE[((s >> 9) & 0x1FF) as usize]) << 9
+                | u32::from(SOLE[(s >> 18) as usize]) << 18;
+            let cells = sole & self.open[b];
+            if cells != 0 {
                 self.open[b] &= !cells;
                 self.clear_cells(b, cells);
                 self.cand[k] = s;
