@@ -1,6 +1,9 @@
-//! Solver benchmark: µs per puzzle and puzzles per second, whole process and in-process, on
-//! every public set in ../shared/data and the Samurai cases, against a plain MRV baseline in
-//! the same run. Figures are medians of several runs; compare them as ratios within one run
+//! Solver benchmark. First table: whole process, CPU µs a puzzle, our solver compiled alone
+//! as a judge compiles it against the two fastest solvers known (the `sudoku` crate and
+//! tdoku, see support/peers.rs), in one run, with the ratio to the faster peer; the target
+//! is 0.90 or less on every row. Second table: µs per puzzle and puzzles per second, whole
+//! process and in-process, on every public set in ../shared/data and the Samurai cases,
+//! against a plain MRV baseline in the same run. Figures are medians of several runs; compare them as ratios within one run
 //! (these machines are shared and noisy). `cargo bench --bench solver` (add `-- --quick` for
 //! one run per figure and smaller baseline samples).
 //!
@@ -10,6 +13,8 @@
 
 #[path = "support/baseline.rs"]
 mod baseline;
+#[path = "support/peers.rs"]
+mod peers;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -116,7 +121,115 @@ fn baseline_us(all: &[Puzzle], runs: usize) -> f64 {
     median(times)
 }
 
+/// A solver for the peer table: its name and how to run it with a solution limit.
+struct Contender {
+    name: &'static str,
+    program: Box<dyn Fn(usize) -> Program>,
+}
+
+/// The peer table's rows: (set file, name, solution limit: 1 solves, 2 proves uniqueness).
+const PEER_ROWS: [(&str, &str, usize); 7] = [
+    ("puzzles2_17_clue", "17-clue", 1),
+    ("puzzles3_magictour_top1465", "top1465", 1),
+    ("puzzles5_forum_hardest_1905_11+", "forum hardest 11+", 1),
+    ("puzzles6_forum_hardest_1106", "forum hardest 1106", 1),
+    ("puzzles7_serg_benchmark", "serg (multi-solution)", 1),
+    ("puzzles2_17_clue", "17-clue, uniqueness (count to 2)", 2),
+    ("puzzles5_forum_hardest_1905_11+", "forum hardest 11+, uniqueness", 2),
+];
+
+/// Whole process, runs interleaved: median CPU µs a puzzle for each contender. Every first
+/// solution is validated by the sudoku checker; every count must agree across contenders.
+fn peer_row(contenders: &[Contender], file: &Path, limit: usize, runs: usize) -> Vec<f64> {
+    let input = std::fs::read(file).expect("readable set");
+    let puzzles = input.split(|&b| b == b'\n').filter(|l| l.len() >= 81 && l[0] != b'#').count();
+    let limits = Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30, wall_factor: 1 };
+    let mut times = vec![Vec::new(); contenders.len()];
+    let mut counts: Option<Vec<u8>> = None;
+    for _ in 0..runs {
+        for (c, contender) in contenders.iter().enumerate() {
+            let facts = exec::run(&(contender.program)(limit), file, &limits);
+            assert_eq!(facts.exit_code, Some(0), "{} failed on {}", contender.name, file.display());
+            if limit == 1 {
+                let mut output = facts.stdout.reader().expect("the spooled output is readable");
+                let outcome = sudoku_check::check(&input, &mut output, None);
+                assert_eq!(outcome, CheckOutcome::Accepted, "{} on {}", contender.name, file.display());
+            } else {
+                let output = facts.stdout.read_all().expect("the spooled output is readable");
+                assert_eq!(
+                    output.iter().filter(|&&b| b == b'\n').count(),
+                    puzzles,
+                    "{}: one count a puzzle",
+                    contender.name
+                );
+                match &counts {
+                    Some(first) => {
+                        assert!(first == &output, "{} counts differently on {}", contender.name, file.display())
+                    }
+                    None => counts = Some(output),
+                }
+            }
+            times[c].push(facts.cpu_ms * 1000.0 / puzzles as f64);
+        }
+    }
+    times.into_iter().map(median).collect()
+}
+
+fn peer_table(root: &Path, data: &Path, runs: usize) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("peers");
+    std::fs::create_dir_all(&dir).expect("a scratch folder for the peers");
+    let alone = peers::build_alone(root, &dir);
+    let me = std::env::current_exe().expect("the bench binary's own path");
+    let mut contenders = vec![
+        Contender {
+            name: "ours (rustc -O)",
+            program: Box::new(move |limit| Program {
+                program: alone.clone().into(),
+                args: if limit > 1 { vec![format!("--count={limit}").into()] } else { Vec::new() },
+                env: Vec::new(),
+            }),
+        },
+        Contender {
+            name: "sudoku crate",
+            program: Box::new(move |limit| Program {
+                program: me.clone().into(),
+                args: Vec::new(),
+                env: vec![(peers::CRATE_DRIVER.into(), limit.to_string().into())],
+            }),
+        },
+    ];
+    match peers::build_tdoku(root, &dir) {
+        Ok(tdoku) => contenders.push(Contender {
+            name: "tdoku (g++ -O3 -march=native)",
+            program: Box::new(move |limit| Program {
+                program: tdoku.clone().into(),
+                args: vec![limit.to_string().into()],
+                env: Vec::new(),
+            }),
+        }),
+        Err(why) => println!("tdoku is left out of this run: {why}\n"),
+    }
+    println!("Whole process, CPU µs a puzzle (median of {runs} interleaved runs); target: ours / best ≤ 0.90\n");
+    let names: Vec<&str> = contenders.iter().map(|c| c.name).collect();
+    println!("| set | {} | ours / best | target |", names.join(" | "));
+    println!("|---|{}---:|---|", "---:|".repeat(names.len()));
+    for (file, name, limit) in PEER_ROWS {
+        let us = peer_row(&contenders, &data.join(file), limit, runs);
+        let best = us[1..].iter().copied().fold(f64::INFINITY, f64::min);
+        let ratio = us[0] / best;
+        let cells: Vec<String> = us.iter().map(|u| format!("{u:.2}")).collect();
+        let verdict = if ratio <= 0.90 {
+            "met".to_string()
+        } else {
+            format!("not met ({:.0}% over)", (ratio / 0.90 - 1.0) * 100.0)
+        };
+        println!("| {name} | {} | {ratio:.2} | {verdict} |", cells.join(" | "));
+    }
+    println!();
+}
+
 fn main() {
+    peers::act_as_crate_driver_if_asked();
     exec::use_launcher(Path::new(env!("CARGO_BIN_EXE_judge")));
     let quick = std::env::args().any(|a| a == "--quick");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -133,6 +246,7 @@ fn main() {
     let sudoku = PathBuf::from(env!("CARGO_BIN_EXE_sudoku"));
     let runs = if quick { 1 } else { 5 };
     let sample = if quick { 20 } else { 200 };
+    peer_table(root, &data, runs);
 
     // Whole-process runs first, while this process is small (the launcher makes figures
     // independent of it now, but a small process costs nothing).
