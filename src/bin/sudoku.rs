@@ -1925,9 +1925,13 @@ impl Grid {
 
     /// The guess: (digit, band, bit). A cell with two candidates when there is one (either
     /// way leaves a single); else, of the first open cell of each band, the one with the
-    /// fewest candidates.
+    /// fewest candidates (looking further, for a digit with two places in a unit, made
+    /// forum-hardest-1106 search half again as many nodes).
     fn pick(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
-        if let Some(b) = pairs.iter().position(|&p| p != 0) {
+        // Of the bands with such a cell, the one with the most open cells: its guess reaches
+        // the most cells (3-8% fewer µs on the benchmark sets than the first band).
+        let most_open = (0..3).filter(|&b| pairs[b] != 0).max_by_key(|&b| (self.open[b].count_ones(), 3 - b));
+        if let Some(b) = most_open {
             let i = pairs[b].trailing_zeros();
             return (self.first_digit(b, i), b, i);
         }
