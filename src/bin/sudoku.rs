@@ -1854,19 +1854,7 @@ impl Grid {
                 }
                 placed = true;
                 for d in 0..9 {
-                    let mut own = self.cand[3 * d + b] & singles;
-                    if own == 0 {
-                        continue;
-                    }
-                    let mut peers = 0;
-                    while own != 0 {
-                        peers |= BAND_PEERS[own.trailing_zeros() as usize];
-                        own &= own - 1;
-                    }
-                    // Two singles of one digit in one row or box take each other out: the
-                    // next pass finds the empty cells.
-                    self.cand[3 * d + b] &= !peers;
-                    self.dirty |= 1 << (3 * d + b);
+                    self.place_cells(d, b, self.cand[3 * d + b] & singles);
                 }
             }
             if !placed {
@@ -1876,6 +1864,22 @@ impl Grid {
                 return Ok(Settled::Open(pairs));
             }
         }
+    }
+
+    /// Digit `d` goes in `cells` of band `b` (singles found by counting): its other places in
+    /// their rows and boxes go, and the update loop does the rest. Two cells in one row or box
+    /// take each other out; the next counting pass reports them as empty.
+    fn place_cells(&mut self, d: usize, b: usize, mut cells: u32) {
+        if cells == 0 {
+            return;
+        }
+        let mut peers = 0;
+        while cells != 0 {
+            peers |= BAND_PEERS[cells.trailing_zeros() as usize];
+            cells &= cells - 1;
+        }
+        self.cand[3 * d + b] &= !peers;
+        self.dirty |= 1 << (3 * d + b);
     }
 
     /// Hidden singles in columns: a digit with one place left in a column that it has not
@@ -1902,17 +1906,7 @@ impl Grid {
             placed = true;
             let cells = columns | columns << 9 | columns << 18;
             for b in 0..3 {
-                let mut own = self.cand[3 * d + b] & cells;
-                if own == 0 {
-                    continue;
-                }
-                let mut peers = 0;
-                while own != 0 {
-                    peers |= BAND_PEERS[own.trailing_zeros() as usize];
-                    own &= own - 1;
-                }
-                self.cand[3 * d + b] &= !peers;
-                self.dirty |= 1 << (3 * d + b);
+                self.place_cells(d, b, self.cand[3 * d + b] & cells);
             }
         }
         Ok(placed)
