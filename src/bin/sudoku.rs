@@ -166,6 +166,8 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
         Mode::Solve => 1,
         Mode::Count(cap) => cap,
     };
+    // The givens of a puzzle line, kept between lines so that counting allocates once.
+    let mut givens = Vec::with_capacity(81);
     loop {
         // Files of puzzle lines are the big ones: their lines skip the general reader.
         if let Some((case, line, cells)) = reader.next_plain_line() {
@@ -175,9 +177,11 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
                 answer[..81].copy_from_slice(&digits);
                 out.write_all(&answer)?;
             } else {
-                let givens = cells.iter().map(|&c| cell_value(c)).collect();
+                givens.clear();
+                givens.extend(cells.iter().map(|&c| cell_value(c)));
                 let puzzle = Puzzle { case, line, shape: Shape::Line, givens };
                 report(&puzzle, mode, n, None, out, notes)?;
+                givens = puzzle.givens;
             }
             continue;
         }
