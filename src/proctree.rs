@@ -128,26 +128,32 @@ mod tests {
 
     #[test]
     fn finds_grandchildren_and_kills_them() {
-        use std::os::unix::process::ExitStatusExt;
-        let mut child =
-            std::process::Command::new("sh").args(["-c", "sleep 30 & sleep 30 & wait"]).spawn().expect("sh runs");
-        let sh = child.id() as i32;
+        // The root execs into a sleep so that it never wakes when its children die: a shell
+        // root would return from `wait` and exit on its own, racing the kill. The root is
+        // this child, never the test process, so tests running alongside are untouched.
+        let mut root = std::process::Command::new("sh")
+            .args(["-c", "sleep 30 & sleep 30 & exec sleep 30"])
+            .spawn()
+            .expect("sh runs");
+        let pid = root.id() as i32;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         let sleeps = loop {
-            let kids = descendants(sh);
+            let kids = descendants(pid);
             if kids.len() == 2 {
                 break kids;
             }
             assert!(std::time::Instant::now() < deadline, "sh never started its sleeps");
             std::thread::yield_now();
         };
-        kill_descendants(std::process::id() as i32);
-        assert_eq!(child.wait().expect("sh is reaped").signal(), Some(libc::SIGKILL));
-        for pid in sleeps {
-            while running(pid) {
-                assert!(std::time::Instant::now() < deadline, "sleep {pid} survived");
+        assert_eq!(kill_descendants(pid), 2);
+        for &kid in &sleeps {
+            while running(kid) {
+                assert!(std::time::Instant::now() < deadline, "sleep {kid} survived");
                 std::thread::yield_now();
             }
         }
+        assert!(running(pid), "the root itself is not a descendant and must be spared");
+        root.kill().expect("the root is killed");
+        root.wait().expect("the root is reaped");
     }
 }
