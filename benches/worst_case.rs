@@ -28,15 +28,6 @@ impl Rng {
     }
 }
 
-/// Grid corners of each canvas shape, as the solver draws them.
-const SHAPES: [(&str, &[(usize, usize)]); 5] = [
-    ("samurai", &[(0, 0), (0, 12), (12, 0), (12, 12), (6, 6)]),
-    ("twodoku", &[(0, 0), (6, 6)]),
-    ("butterfly", &[(0, 0), (0, 3), (3, 0), (3, 3)]),
-    ("flower", &[(0, 3), (3, 0), (3, 3), (3, 6), (6, 3)]),
-    ("sohei", &[(0, 6), (6, 0), (6, 12), (12, 6)]),
-];
-
 /// A canvas of `corners` with `givens` random givens that break no rule, drawn as text.
 fn random_canvas(corners: &[(usize, usize)], givens: usize, rng: &mut Rng) -> String {
     let side = corners.iter().map(|&(r, c)| r.max(c) + 9).max().unwrap_or(9);
@@ -132,7 +123,8 @@ fn sparse_9x9(count: usize) {
 fn sparse_canvases(count: usize) {
     println!("\n| shape | puzzles | with a solution | median µs | worst µs | over 100 ms | target |");
     println!("|---|---:|---:|---:|---:|---:|---|");
-    for (k, (name, corners)) in SHAPES.iter().enumerate() {
+    for (k, (name, shape)) in sudoku_judge::gen::shapes::SHAPES.iter().skip(1).enumerate() {
+        let corners = shape.corners();
         let mut rng = Rng(0x5eed_0000 + k as u64);
         let mut solver = Solver::new();
         let (mut times, mut solvable, mut worst) = (Vec::new(), 0, (0.0f64, String::new()));

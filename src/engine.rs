@@ -150,11 +150,11 @@ pub fn from_words(words: &[String], builtin_exe: &std::path::Path) -> Result<Pro
     let (first, rest) = words.split_first().ok_or("the solver command is empty")?;
     let mut args: Vec<std::ffi::OsString> = rest.iter().map(Into::into).collect();
     let program = match first.strip_prefix('@') {
-        Some(name @ ("sudoku" | "fixture")) => {
+        Some(name @ ("sudoku" | "fixture" | "gen")) => {
             args.splice(0..0, ["--builtin".into(), name.into()]);
             builtin_exe.as_os_str().to_owned()
         }
-        Some(other) => return Err(format!("unknown built-in program '@{other}': use @sudoku or @fixture")),
+        Some(other) => return Err(format!("unknown built-in program '@{other}': use @sudoku, @gen or @fixture")),
         None => first.into(),
     };
     Ok(Program { program, args, env: Vec::new() })

@@ -37,6 +37,7 @@ pub mod cli;
 pub mod engine;
 pub mod exec;
 pub mod fixture;
+pub mod gen;
 pub mod launcher;
 pub mod limits;
 pub mod proctree;
@@ -56,6 +57,7 @@ pub fn run_builtin(name: &str, args: &[String]) -> i32 {
     match name {
         "sudoku" => solver::run_main(args.iter().map(Into::into).collect()),
         "fixture" => fixture::main(args),
+        "gen" => cli::gen::main(args),
         "launcher" => launcher::main(),
         _ => {
             eprintln!("judge: unknown built-in program '{name}'");

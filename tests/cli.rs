@@ -258,6 +258,9 @@ fn random_bytes(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
 #[path = "support/reader_fuzz.rs"]
 mod reader_fuzz;
 
+#[path = "support/gen_cli.rs"]
+mod gen_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.
@@ -312,7 +315,11 @@ fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
     let empty = folder(&[("notes.md", "nothing here")]);
     judge().arg(empty.path()).assert().code(2).stderr(predicate::str::contains("no cases found"));
     judge().args(["--solver", "./no-such-solver"]).assert().code(2).stderr(predicate::str::contains("not found"));
-    judge().args(["--solver", "@nothing"]).assert().code(2).stderr(predicate::str::contains("use @sudoku or @fixture"));
+    judge()
+        .args(["--solver", "@nothing"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("use @sudoku, @gen or @fixture"));
     // A filter that leaves nothing to run is a usage error, not "0 passed, 0 failed".
     judge()
         .args(["cases/harness", "--filter", "nomatch"])

@@ -13,6 +13,9 @@ fn main() {
         let rest = args.get(3..).unwrap_or(&[]);
         std::process::exit(run_builtin(name, rest));
     }
+    if args.get(1).map(String::as_str) == Some("gen") {
+        std::process::exit(sudoku_judge::cli::gen::main(&args[2..]));
+    }
     std::process::exit(run());
 }
 

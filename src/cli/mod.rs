@@ -1,5 +1,7 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
+pub mod gen;
+
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
 use crate::limits::{parse_size, parse_time};
