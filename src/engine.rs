@@ -31,6 +31,8 @@ pub struct Options {
     pub fail_fast: bool,
     /// Keep each case's stdout in its result (for snapshots); off, only a diff is kept.
     pub keep_output: bool,
+    /// A trusted solution whose output, on each case's input, replaces the expected output.
+    pub reference: Option<Program>,
 }
 
 impl Options {
@@ -49,6 +51,7 @@ impl Options {
             filter: None,
             fail_fast: false,
             keep_output: false,
+            reference: None,
         }
     }
 }
@@ -81,6 +84,17 @@ pub struct CaseResult {
     /// A line diff against the expected output, for WA and PE.
     #[serde(skip)]
     pub diff: Option<DiffWindow>,
+    /// How the reference solution (`--ref`) ran on this case, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ReferenceRun>,
+}
+
+/// The reference solution's run on a case: it must end cleanly (`OK`) for its output to be
+/// the expected one; otherwise the case is IE, never blamed on the solver.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ReferenceRun {
+    pub verdict: Verdict,
+    pub cpu_ms: f64,
 }
 
 /// The lines of the output and of the expected output around their first difference: what a
@@ -134,6 +148,7 @@ impl CaseResult {
             wall_ms: Spread::default(),
             warning: None,
             diff: None,
+            reference: None,
         }
     }
 }
@@ -220,6 +235,22 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         },
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
     };
+    // The reference runs first: when it fails, the solver is not worth running.
+    let reference = options.reference.as_ref().map(|program| {
+        let facts = exec::run(program, input, &limits);
+        let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
+        (ReferenceRun { verdict: judged.verdict, cpu_ms: facts.cpu_ms }, judged.detail, facts.stdout)
+    });
+    if let Some((run, detail, _)) = &reference {
+        if run.verdict != Verdict::Ok {
+            let why = format!("the reference solution failed: {} {detail}", run.verdict);
+            return CaseResult { reference: Some(*run), ..ie(why) };
+        }
+    }
+    let expected: Option<&Path> = match &reference {
+        Some((_, _, stdout)) => stdout.path(),
+        None => case.expected.as_deref(),
+    };
     let mut runs: Vec<Facts> = (0..options.repeat.max(1)).map(|_| exec::run(&solver, input, &limits)).collect();
     let cpu_ms = spread(runs.iter().map(|f| f.cpu_ms).collect());
     let wall_ms = spread(runs.iter().map(|f| f.wall_ms).collect());
@@ -227,13 +258,13 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let facts = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
     let Judgement { verdict, detail } = verdict::judge(&facts, &limits, || {
-        let o = check::check(&checker, input, case.expected.as_deref(), &facts.stdout);
+        let o = check::check(&checker, input, expected, &facts.stdout);
         outcome = Some(o.clone());
         o
     });
     let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
         && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
-    let diff = match (&case.expected, wants_diff) {
+    let diff = match (expected, wants_diff) {
         (Some(path), true) => diff_window(&facts.stdout, path),
         _ => None,
     };
@@ -247,6 +278,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         wall_ms,
         warning,
         diff,
+        reference: reference.map(|(run, _, _)| run),
         ..CaseResult::without_run(case, limits, verdict, detail)
     }
 }

@@ -20,6 +20,7 @@
 //! | `escape MS PIDFILE` | the same, but the child starts its own session (`setsid`) |
 //! | `burn N MS` | start N children in their own sessions that each burn MS ms of CPU, go on |
 //! | `hog MIB` | start a child that allocates MIB MiB, and wait for it |
+//! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
 //!
 //! Anything else exits 99 with a message, so a typo in a case cannot pass silently.
 
@@ -96,6 +97,7 @@ pub fn main(args: &[String]) -> i32 {
                 (0..n).try_for_each(|_| child(&["spin", ms], true).map(drop))
             }
             "hog" => child(&["alloc", rest.trim()], false).and_then(|mut c| c.wait()).map(drop),
+            "planted" => planted(number() as u8, &mut out),
             _ => {
                 let _ = writeln!(std::io::stderr(), "fixture: unknown command '{line}'");
                 return 99;
@@ -150,6 +152,31 @@ fn orphan(rest: &str, escape: bool) -> std::io::Result<()> {
         let part = format!("{pidfile}.part");
         std::fs::write(&part, child.id().to_string())?;
         std::fs::rename(part, pidfile)?;
+    }
+    Ok(())
+}
+
+/// A solver with a planted bug, for `judge stress` to find: it answers every case of stdin
+/// (as `@sudoku` does) but swaps the first two cells of the answer whenever the top-left
+/// box of the first grid holds a given `digit`.
+fn planted(digit: u8, out: &mut impl Write) -> std::io::Result<()> {
+    use crate::solver::{Reader, Solver};
+    let mut input = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut input)?;
+    let mut reader = Reader::new(&input);
+    let mut solver = Solver::new();
+    while let Some(Ok(puzzle)) = reader.next_case() {
+        let Some(mut answer) = solver.solve(&puzzle) else {
+            writeln!(out, "no solution")?;
+            continue;
+        };
+        // Units come row, column, box for each row of the first grid: the third is its
+        // top-left box.
+        let top_left = puzzle.units()[2];
+        if top_left.iter().any(|&i| puzzle.givens[usize::from(i)] == digit) {
+            answer.swap(0, 1);
+        }
+        puzzle.write_answer(&answer, out)?;
     }
     Ok(())
 }

@@ -21,11 +21,22 @@
 //! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
 //! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions
 //!   returning text or bytes.
-//! - [`cli`]: clap definitions turned into engine options once.
+//! - [`cli`]: clap definitions turned into engine options once (also for `judge gen` and
+//!   `judge stress`).
+//!
+//! Two commands sit on top of the same pipeline:
+//!
+//! - [`gen`]: a deterministic puzzle generator (`judge gen`, the built-in `@gen`) whose
+//!   uniqueness claims are proved with the solver's own counter.
+//! - [`stress`]: generate, run (through [`engine::run_case`], so the same limits, containment
+//!   and verdicts), and on a failure shrink the input and save it as a case folder. With a
+//!   reference solution (`--ref`, also for plain judging) the engine judges against the
+//!   reference's output instead of an expected file.
 //!
 //! The solver is `src/bin/sudoku.rs`, a single std-only file that users paste into online
 //! judges. The library reuses that very file as [`solver`] (for the Sudoku checker's reader
-//! and geometry, and for the `@sudoku` built-in), so its logic exists once.
+//! and geometry, the generator's counting and the shrinker's reading, and for the `@sudoku`
+//! built-in), so its logic exists once.
 //!
 //! # Exit codes of `judge`
 //!
@@ -44,6 +55,7 @@ pub mod proctree;
 pub mod report;
 pub mod spool;
 pub mod streams;
+pub mod stress;
 pub mod sudoku_check;
 pub mod verdict;
 

@@ -31,7 +31,11 @@ fn paint(style: Style, verdict: Verdict, text: &str) -> String {
 /// One line per case: name, verdict, CPU and wall time, peak memory, and a note.
 pub fn table(results: &[CaseResult], style: Style) -> String {
     let width = results.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
-    let mut s = format!("{:<width$}  verdict  {:>8}  {:>8}  {:>10}  note\n", "case", "cpu ms", "wall ms", "memory");
+    // A reference's CPU time gets its own column, only in runs that have one.
+    let with_ref = results.iter().any(|r| r.reference.is_some());
+    let ref_header = if with_ref { format!("  {:>8}", "ref ms") } else { String::new() };
+    let mut s =
+        format!("{:<width$}  verdict  {:>8}  {:>8}  {:>10}{ref_header}  note\n", "case", "cpu ms", "wall ms", "memory");
     for r in results {
         let mut note = r.detail.lines().next().unwrap_or("").to_string();
         if let Some(expected) = r.expected_verdict {
@@ -50,9 +54,14 @@ pub fn table(results: &[CaseResult], style: Style) -> String {
         let bound = if r.facts.peak_rss_exact { "" } else { "≤" };
         let mem = if ran { format!("{bound}{}", show_kib(r.facts.peak_rss_kib)) } else { "-".into() };
         let verdict = paint(style, r.verdict, &format!("{:<7}", r.verdict.code()));
+        let reference = match (with_ref, r.reference) {
+            (false, _) => String::new(),
+            (true, Some(run)) => format!("  {:>8.1}", run.cpu_ms),
+            (true, None) => format!("  {:>8}", "-"),
+        };
         let _ = writeln!(
             s,
-            "{:<width$}  {verdict}  {:>8}  {:>8}  {:>10}  {}",
+            "{:<width$}  {verdict}  {:>8}  {:>8}  {:>10}{reference}  {}",
             r.name,
             num(r.cpu_ms.median),
             num(r.wall_ms.median),

@@ -261,6 +261,9 @@ mod reader_fuzz;
 #[path = "support/gen_cli.rs"]
 mod gen_cli;
 
+#[path = "support/stress_cli.rs"]
+mod stress_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.

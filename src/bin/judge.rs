@@ -13,8 +13,19 @@ fn main() {
         let rest = args.get(3..).unwrap_or(&[]);
         std::process::exit(run_builtin(name, rest));
     }
-    if args.get(1).map(String::as_str) == Some("gen") {
-        std::process::exit(sudoku_judge::cli::gen::main(&args[2..]));
+    match args.get(1).map(String::as_str) {
+        Some("gen") => std::process::exit(sudoku_judge::cli::gen::main(&args[2..])),
+        Some("stress") => {
+            let code = match std::env::current_exe() {
+                Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),
+                Err(e) => {
+                    eprintln!("judge: cannot find the judge executable: {e}");
+                    2
+                }
+            };
+            std::process::exit(code);
+        }
+        _ => {}
     }
     std::process::exit(run());
 }

@@ -1,6 +1,7 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
 pub mod gen;
+pub mod stress;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
@@ -17,8 +18,11 @@ Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
 cases); 3 internal error (a report could not be written).
 
-Built-in programs: @sudoku (the bundled solver, the default) and @fixture (a misbehaving
-solver for testing the harness).";
+Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle generator) and
+@fixture (a misbehaving solver for testing the harness).
+
+More commands: `judge gen --help` (generate puzzles), `judge stress --help` (find, shrink and
+keep an input that breaks a solver).";
 
 /// Replays case folders against a solver under judge limits.
 #[derive(Debug, Parser)]
@@ -31,6 +35,11 @@ pub struct Cli {
     /// The solver command, split like a shell would (no shell is run).
     #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
     pub solver: String,
+
+    /// A trusted solution: its output on each case replaces the expected output, and its
+    /// CPU time is shown beside the solver's.
+    #[arg(long = "ref", value_name = "CMD")]
+    pub reference: Option<String>,
 
     /// The solver command as separate words, after `--`; beats --solver.
     #[arg(last = true, value_name = "CMD")]
@@ -102,6 +111,16 @@ impl Cli {
         if !solver.args.first().is_some_and(|a| a == "--builtin") {
             check_program_exists(&solver.program)?;
         }
+        let reference = match &self.reference {
+            Some(text) => {
+                let program = engine::parse_command(text, &builtin_exe).map_err(|e| format!("--ref: {e}"))?;
+                if !program.args.first().is_some_and(|a| a == "--builtin") {
+                    check_program_exists(&program.program).map_err(|e| format!("--ref: {e}"))?;
+                }
+                Some(program)
+            }
+            None => None,
+        };
         let checker = match (&self.checker, &self.checker_cmd) {
             (Some(kind), _) => Some(Checker::Builtin(*kind)),
             (None, Some(cmd)) => Some(Checker::External(
@@ -118,6 +137,7 @@ impl Cli {
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             fail_fast: self.fail_fast,
+            reference,
             ..Options::new(solver, builtin_exe)
         })
     }
@@ -129,7 +149,7 @@ pub fn cores() -> usize {
 }
 
 /// A solver that cannot be found is a usage error (exit 2), not 100 IE verdicts.
-fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), String> {
+pub(crate) fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), String> {
     let path = std::path::Path::new(program);
     let found = if path.components().count() > 1 {
         path.is_file()

@@ -1,0 +1,196 @@
+//! `judge stress`: its command line, turned into [`StressOptions`], and where its report goes.
+
+use super::{check_program_exists, cores};
+use crate::check::{Checker, CheckerKind};
+use crate::engine::{self, Options};
+use crate::limits::{parse_size, parse_time};
+use crate::stress::{self, Ending, StressOptions};
+use clap::Parser;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Each test runs GEN with a seed derived from --seed and the test number as its last argument,
+then judges SOLVER on its output: against REF's output when --ref is given, with the checker
+(default: sudoku for @gen, lines otherwise). Any verdict but AC or OK is a failure: the input is
+then shrunk while the same verdict persists (fewer cases, a canvas's failing grid, fewer givens;
+other inputs by lines, then tokens) and, with --save DIR, kept as the case folder
+DIR/stress-<seed>/ that `judge DIR` replays.
+
+The sudoku checker accepts `no solution` only where an expected output says so: for
+--no-solution puzzles, give a trusted --ref (e.g. --ref @sudoku).
+
+Exit status: 0 no test failed; 1 a test failed (and was shrunk, and saved with --save); 2 bad
+usage, or the generator or the reference failed; 3 a report could not be written.";
+
+/// Runs a solver on generated inputs until one fails, then shrinks that input.
+#[derive(Debug, Parser)]
+#[command(name = "judge stress", about, after_help = AFTER_HELP)]
+pub struct StressCli {
+    /// The generator command; `@gen ARGS` is the built-in one.
+    #[arg(short, long = "gen", value_name = "GEN")]
+    pub generator: String,
+
+    /// A trusted solution whose output is the expected one.
+    #[arg(long = "ref", value_name = "REF")]
+    pub reference: Option<String>,
+
+    /// The solver command, split like a shell would.
+    #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
+    pub solver: String,
+
+    /// The solver command as separate words, after `--`; beats --solver.
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+
+    /// Tests to run at most.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1000)]
+    pub tests: u64,
+
+    /// Stop after this much time, like 60s (tests running then finish).
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    pub duration: Option<std::time::Duration>,
+
+    /// The seed every test's seed derives from.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Save the shrunk failing input as DIR/stress-<seed>/.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+
+    /// Solver runs the shrinker may spend (0: no shrinking).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub shrink_tries: usize,
+
+    /// CPU time limit per test [default: 2000ms].
+    #[arg(short, long, value_name = "TIME", value_parser = parse_time)]
+    pub time_limit: Option<std::time::Duration>,
+
+    /// Peak memory limit per test [default: 65536KiB].
+    #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+
+    /// Stdout beyond this size is OLE [default: 64MiB].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub output_limit: Option<u64>,
+
+    /// Built-in checker: lines, exact, tokens, float, float9 or sudoku.
+    #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
+    pub checker: Option<CheckerKind>,
+
+    /// External testlib-style checker, run as `CMD input output answer`.
+    #[arg(long, value_name = "CMD", conflicts_with = "checker")]
+    pub checker_cmd: Option<String>,
+
+    /// Tests run at once (capped at the cores available).
+    #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+
+    /// Write every test run and the ending as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+fn program(text: &str, exe: &std::path::Path, flag: &str) -> Result<crate::exec::Program, String> {
+    let p = engine::parse_command(text, exe).map_err(|e| format!("{flag}: {e}"))?;
+    if !p.args.first().is_some_and(|a| a == "--builtin") {
+        check_program_exists(&p.program).map_err(|e| format!("{flag}: {e}"))?;
+    }
+    Ok(p)
+}
+
+impl StressCli {
+    pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
+        let solver = if self.command.is_empty() {
+            program(&self.solver, &exe, "--solver")?
+        } else {
+            let p = engine::from_words(&self.command, &exe).map_err(|e| format!("--solver: {e}"))?;
+            if !p.args.first().is_some_and(|a| a == "--builtin") {
+                check_program_exists(&p.program)?;
+            }
+            p
+        };
+        let generator = program(&self.generator, &exe, "--gen")?;
+        let reference = self.reference.as_deref().map(|r| program(r, &exe, "--ref")).transpose()?;
+        let ours = self.generator.trim_start().starts_with("@gen");
+        let checker = match (&self.checker, &self.checker_cmd) {
+            (Some(kind), _) => Checker::Builtin(*kind),
+            (None, Some(cmd)) => Checker::External(program(cmd, &exe, "--checker-cmd")?),
+            (None, None) if ours => Checker::Builtin(CheckerKind::Sudoku),
+            (None, None) => Checker::Builtin(CheckerKind::Lines),
+        };
+        let judge = Options {
+            time_limit: self.time_limit,
+            memory_kib: self.memory_limit.map(|b| b / 1024),
+            output_bytes: self.output_limit,
+            checker: Some(checker),
+            jobs: usize::from(self.jobs).min(cores()),
+            reference,
+            ..Options::new(solver, exe)
+        };
+        Ok(StressOptions {
+            generator,
+            generator_text: self.generator.clone(),
+            solver_text: if self.command.is_empty() {
+                self.solver.clone()
+            } else {
+                shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_else(|_| self.command.join(" "))
+            },
+            judge,
+            tests: self.tests,
+            duration: self.duration,
+            seed: self.seed,
+            save: self.save.clone(),
+            shrink_tries: self.shrink_tries,
+        })
+    }
+}
+
+/// `judge stress ARGS` (args without the program name); returns the exit status.
+pub fn main(args: &[String], exe: PathBuf) -> i32 {
+    let cli = match StressCli::try_parse_from(std::iter::once("judge stress".to_string()).chain(args.iter().cloned())) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let options = match cli.options(exe) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("judge stress: {e}");
+            return 2;
+        }
+    };
+    crate::exec::use_launcher(&options.judge.builtin_exe);
+    let live = std::io::stderr().is_terminal();
+    let report = stress::run(&options, &|p| {
+        if live {
+            let reference = p.slowest_reference_ms.map(|r| format!(", reference {r:.1} ms")).unwrap_or_default();
+            eprint!(
+                "\r\x1b[2Ktests {}, failures {}, slowest solver {:.1} ms{reference}",
+                p.tests, p.failures, p.slowest_ms
+            );
+        }
+    });
+    if live {
+        eprint!("\r\x1b[2K");
+    }
+    let text = stress::report::text(&report, &options);
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+        return 3;
+    }
+    if let Some(path) = &cli.json {
+        if let Err(e) = std::fs::write(path, stress::report::json(&report)) {
+            eprintln!("judge stress: cannot write {}: {e}", path.display());
+            return 3;
+        }
+    }
+    match report.ending {
+        Ending::Passed => 0,
+        Ending::Failed(_) => 1,
+        Ending::Broken(_) => 2,
+    }
+}

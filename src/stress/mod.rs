@@ -1,0 +1,240 @@
+//! `judge stress`: generate inputs until a solution fails on one, shrink that input while it
+//! fails the same way, and save it as a case folder that `judge` replays.
+//!
+//! Nothing here runs a process itself: the generator goes through [`exec::run`] and each input
+//! is judged by [`engine::run_case`] (with `--ref`, the engine runs the reference first and
+//! judges against its output), so limits, containment and verdicts are the judge's own.
+//! [`shrink`] owns the shrinking, [`save`] the case folder.
+
+pub mod report;
+pub mod save;
+pub mod shrink;
+
+use crate::cases::{Case, CaseConfig};
+use crate::engine::{self, CaseResult};
+use crate::exec::{self, Program};
+use crate::gen::rng::test_seed;
+use crate::limits::Limits;
+use crate::verdict::{self, CheckOutcome, Verdict};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Everything a stress run needs, already checked.
+#[derive(Clone, Debug)]
+pub struct StressOptions {
+    /// The generator; each test appends its seed as the last argument.
+    pub generator: Program,
+    /// The generator as the user wrote it, for reports and the saved case.
+    pub generator_text: String,
+    /// The solver as the user wrote it, for the replay command.
+    pub solver_text: String,
+    /// The solver, the reference, limits, checker and jobs, as for judging.
+    pub judge: engine::Options,
+    /// Stop after this many tests...
+    pub tests: u64,
+    /// ...or when this much time has passed, whichever comes first.
+    pub duration: Option<Duration>,
+    pub seed: u64,
+    /// Where the shrunk failing input is saved as `stress-<seed>/`.
+    pub save: Option<PathBuf>,
+    /// Solver runs the shrinker may spend.
+    pub shrink_tries: usize,
+}
+
+/// One test: its number, seed and what the solver earned.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TestRun {
+    pub number: u64,
+    pub seed: u64,
+    pub verdict: Verdict,
+    pub detail: String,
+    pub cpu_ms: f64,
+    pub reference_cpu_ms: Option<f64>,
+    pub input_bytes: usize,
+}
+
+/// The first failing test, its input, what shrinking made of it, and where it was saved.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Failure {
+    pub test: TestRun,
+    #[serde(skip)]
+    pub input: Vec<u8>,
+    pub shrunk: shrink::Shrunk,
+    pub saved: Option<PathBuf>,
+    /// Why the case folder could not be written, when it could not.
+    pub save_error: Option<String>,
+}
+
+/// How a stress run ended.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "ending", content = "what")]
+pub enum Ending {
+    Passed,
+    Failed(Box<Failure>),
+    /// The generator or the reference failed, or the work folder could not be used: a
+    /// problem of the set-up, not of the solver (exit 2).
+    Broken(String),
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StressReport {
+    /// Every test run, in order of number.
+    pub tests: Vec<TestRun>,
+    #[serde(flatten)]
+    pub ending: Ending,
+}
+
+/// The live figures, after each test.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    pub tests: u64,
+    pub failures: u64,
+    pub slowest_ms: f64,
+    pub slowest_reference_ms: Option<f64>,
+}
+
+/// Limits for the generator: generous, since it is trusted, but never unbounded.
+fn generator_limits() -> Limits {
+    Limits { time: Duration::from_secs(10), memory_kib: 1 << 20, ..Limits::default() }
+}
+
+/// Runs the stress loop, calling `on_test` after each test.
+pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> StressReport {
+    let broken = |why: String| StressReport { tests: Vec::new(), ending: Ending::Broken(why) };
+    let work = match tempfile::Builder::new().prefix("judge-stress").tempdir() {
+        Ok(w) => w,
+        Err(e) => return broken(format!("cannot make a work folder: {e}")),
+    };
+    let nothing = work.path().join("empty-stdin");
+    if let Err(e) = std::fs::write(&nothing, b"") {
+        return broken(format!("cannot write in the work folder: {e}"));
+    }
+    let started = Instant::now();
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let runs: Mutex<Vec<TestRun>> = Mutex::new(Vec::new());
+    let failures: Mutex<Vec<(TestRun, Vec<u8>)>> = Mutex::new(Vec::new());
+    let problem: Mutex<Option<(u64, String)>> = Mutex::new(None);
+    let progress = Mutex::new(Progress::default());
+    let worker = || loop {
+        let number = next.fetch_add(1, Ordering::SeqCst);
+        let out_of_time = options.duration.is_some_and(|d| started.elapsed() >= d);
+        if number >= options.tests || out_of_time || stop.load(Ordering::SeqCst) {
+            return;
+        }
+        match one_test(options, number, work.path(), &nothing) {
+            Err(why) => {
+                let mut p = problem.lock().unwrap_or_else(|p| p.into_inner());
+                if p.as_ref().map_or(true, |(n, _)| number < *n) {
+                    *p = Some((number, why));
+                }
+                stop.store(true, Ordering::SeqCst);
+            }
+            Ok((run, input)) => {
+                let failed = !run.verdict.is_pass();
+                {
+                    let mut p = progress.lock().unwrap_or_else(|p| p.into_inner());
+                    p.tests += 1;
+                    p.failures += u64::from(failed);
+                    p.slowest_ms = p.slowest_ms.max(run.cpu_ms);
+                    if let Some(r) = run.reference_cpu_ms {
+                        p.slowest_reference_ms = Some(p.slowest_reference_ms.unwrap_or(0.0).max(r));
+                    }
+                    on_test(&p);
+                }
+                if failed {
+                    stop.store(true, Ordering::SeqCst);
+                    failures.lock().unwrap_or_else(|p| p.into_inner()).push((run.clone(), input));
+                }
+                runs.lock().unwrap_or_else(|p| p.into_inner()).push(run);
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 0..options.judge.jobs.max(1) {
+            s.spawn(worker);
+        }
+    });
+    let mut tests = runs.into_inner().unwrap_or_else(|p| p.into_inner());
+    tests.sort_by_key(|t| t.number);
+    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+    failures.sort_by_key(|(t, _)| t.number);
+    let problem = problem.into_inner().unwrap_or_else(|p| p.into_inner());
+    // Tests running alongside may fail after the first: the lowest number is the one
+    // reported, so that a run is the same with any --jobs.
+    let ending = match (failures.into_iter().next(), problem) {
+        (Some((test, input)), p) if p.as_ref().map_or(true, |(n, _)| test.number < *n) => {
+            Ending::Failed(Box::new(shrink_and_save(options, test, input, work.path())))
+        }
+        (_, Some((_, why))) => Ending::Broken(why),
+        _ => Ending::Passed,
+    };
+    StressReport { tests, ending }
+}
+
+/// Generates test `number`'s input and judges the solver on it.
+fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -> Result<(TestRun, Vec<u8>), String> {
+    let seed = test_seed(options.seed, number);
+    let mut generator = options.generator.clone();
+    generator.args.push(seed.to_string().into());
+    let limits = generator_limits();
+    let facts = exec::run(&generator, nothing, &limits);
+    let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
+    if judged.verdict != Verdict::Ok {
+        return Err(format!(
+            "the generator failed on test {number} (`{} {seed}`): {} {}",
+            options.generator_text, judged.verdict, judged.detail
+        ));
+    }
+    let input = facts.stdout.read_all().map_err(|e| format!("cannot read the generator's output: {e}"))?;
+    let result = judge_input(options, &input, work, &format!("test-{number}"))?;
+    if let Some(reference) = result.reference.filter(|r| r.verdict != Verdict::Ok) {
+        return Err(format!(
+            "the reference failed on test {number} (`{} {seed}`): {} {}",
+            options.generator_text, reference.verdict, result.detail
+        ));
+    }
+    let run = TestRun {
+        number,
+        seed,
+        verdict: result.verdict,
+        detail: result.detail,
+        cpu_ms: result.cpu_ms.median,
+        reference_cpu_ms: result.reference.map(|r| r.cpu_ms),
+        input_bytes: input.len(),
+    };
+    Ok((run, input))
+}
+
+/// Judges the solver (against the reference, when there is one) on `input`.
+fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> Result<CaseResult, String> {
+    let path = work.join(format!("{name}.txt"));
+    std::fs::write(&path, input).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let case = Case {
+        name: name.into(),
+        input: Some(path.clone()),
+        expected: None,
+        config: CaseConfig::default(),
+        problem: None,
+    };
+    let result = engine::run_case(&case, &options.judge);
+    let _ = std::fs::remove_file(&path);
+    Ok(result)
+}
+
+fn shrink_and_save(options: &StressOptions, test: TestRun, input: Vec<u8>, work: &Path) -> Failure {
+    let mut fails = |candidate: &[u8]| {
+        judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
+            r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
+        })
+    };
+    let shrunk = shrink::shrink(&input, options.shrink_tries, &mut fails);
+    let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(dir, options, &test, &shrunk)) {
+        Some(Ok(path)) => (Some(path), None),
+        Some(Err(e)) => (None, Some(e)),
+        None => (None, None),
+    };
+    Failure { test, input, shrunk, saved, save_error }
+}

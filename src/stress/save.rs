@@ -1,0 +1,105 @@
+//! Saving a shrunk failing input as a case folder that `judge DIR` replays at once:
+//! `input.txt`, `expected.txt` from the reference when there is one, and a `case.toml` with
+//! the checker, the limits, and how the input was found.
+
+use super::shrink::Shrunk;
+use super::{StressOptions, TestRun};
+use crate::check::{Checker, CheckerKind};
+use crate::exec;
+use crate::limits::Limits;
+use crate::verdict::{self, CheckOutcome, Verdict};
+use std::path::{Path, PathBuf};
+
+/// Writes `DIR/stress-<seed>/` and returns its path.
+pub fn save(dir: &Path, options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> Result<PathBuf, String> {
+    let folder = dir.join(format!("stress-{}", test.seed));
+    let fail = |what: &str, e: std::io::Error| format!("cannot write {}: {e}", folder.join(what).display());
+    std::fs::create_dir_all(&folder).map_err(|e| fail("", e))?;
+    let input = folder.join("input.txt");
+    std::fs::write(&input, &shrunk.bytes).map_err(|e| fail("input.txt", e))?;
+    let expected = folder.join("expected.txt");
+    match &options.judge.reference {
+        Some(reference) => {
+            let limits = limits(options);
+            let facts = exec::run(reference, &input, &limits);
+            let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
+            if judged.verdict != Verdict::Ok {
+                return Err(format!("the reference failed on the shrunk input: {} {}", judged.verdict, judged.detail));
+            }
+            let bytes = facts.stdout.read_all().map_err(|e| fail("expected.txt", e))?;
+            std::fs::write(&expected, bytes).map_err(|e| fail("expected.txt", e))?;
+        }
+        // A folder saved before, under the same seed, must not keep a stale answer.
+        None => {
+            let _ = std::fs::remove_file(&expected);
+        }
+    }
+    std::fs::write(folder.join("case.toml"), case_toml(options, test, shrunk)).map_err(|e| fail("case.toml", e))?;
+    Ok(folder)
+}
+
+/// The limits the stress run judged with: the command line's, or the defaults.
+fn limits(options: &StressOptions) -> Limits {
+    let base = Limits::default();
+    Limits {
+        time: options.judge.time_limit.unwrap_or(base.time),
+        memory_kib: options.judge.memory_kib.unwrap_or(base.memory_kib),
+        output_bytes: options.judge.output_bytes.unwrap_or(base.output_bytes),
+        ..base
+    }
+}
+
+fn quoted(text: &str) -> String {
+    // TOML basic strings share JSON's escapes.
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn case_toml(options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> String {
+    let limits = limits(options);
+    let mut text = format!(
+        "# Found by judge stress: test {} (seed {}) got {}: {}\n\
+         # Input from `{} {}`, shrunk in {} runs from {} to {}.\n\
+         # Solver: {}\n",
+        test.number,
+        test.seed,
+        test.verdict,
+        test.detail.lines().next().unwrap_or(""),
+        options.generator_text,
+        test.seed,
+        shrunk.tries,
+        shrunk.before,
+        shrunk.after,
+        options.solver_text,
+    );
+    match &options.judge.checker {
+        Some(Checker::Builtin(kind)) => text += &format!("checker = {}\n", quoted(kind_name(*kind))),
+        Some(Checker::External(program)) => {
+            // Absolute, so that the folder replays from anywhere.
+            let path = std::fs::canonicalize(&program.program).unwrap_or_else(|_| program.program.clone().into());
+            let words: Vec<String> = std::iter::once(path.to_string_lossy().into_owned())
+                .chain(program.args.iter().map(|a| a.to_string_lossy().into_owned()))
+                .collect();
+            let command = shlex::try_join(words.iter().map(String::as_str)).unwrap_or_default();
+            text += &format!("checker_cmd = {}\n", quoted(&command));
+        }
+        None => {}
+    }
+    text += &format!(
+        "time_limit = \"{}ms\"\nmemory_limit = \"{}KiB\"\noutput_limit = \"{}B\"\ntags = [\"stress\"]\n",
+        limits.time.as_millis(),
+        limits.memory_kib,
+        limits.output_bytes
+    );
+    text
+}
+
+fn kind_name(kind: CheckerKind) -> &'static str {
+    match kind {
+        CheckerKind::Lines => "lines",
+        CheckerKind::Exact => "exact",
+        CheckerKind::Tokens => "tokens",
+        CheckerKind::Sudoku => "sudoku",
+        CheckerKind::Float => "float",
+        CheckerKind::Float9 => "float9",
+    }
+}

@@ -1,0 +1,116 @@
+//! `judge stress` and `judge --ref` from the outside, driven by the fixture's planted bug.
+
+use super::judge;
+use predicates::prelude::*;
+
+#[test]
+fn a_planted_bug_is_found_shrunk_saved_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("stress.json");
+    let out = judge()
+        .args(["stress", "--gen", "@gen -n 4", "--tests", "50", "--seed", "9", "--save"])
+        .arg(dir.path())
+        .arg("--json")
+        .arg(&json)
+        .args(["--", "@fixture", "planted", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("failed: WA"), "{text}");
+    // The shrinker keeps one case and the givens the bug needs: markedly fewer than the
+    // twenty-odd of each of four generated puzzles.
+    let line = text.lines().find(|l| l.starts_with("shrunk in")).expect("a shrink line");
+    let after: usize = line
+        .split("-> ")
+        .nth(1)
+        .and_then(|a| a.split(", ").nth(2))
+        .and_then(|g| g.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("givens after");
+    assert!(line.contains(", 4 cases, ") && line.contains("1 case,") && after <= 3, "{line}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["ending"], "failed");
+    let seed = report["what"]["test"]["seed"].as_u64().expect("the failing seed");
+    let saved = dir.path().join(format!("stress-{seed}"));
+    assert!(text.contains(&format!("saved as {}", saved.display())), "{text}");
+    // The test's seed reproduces its input alone.
+    let alone = judge().args(["gen", "-n", "4", &seed.to_string()]).output().unwrap().stdout;
+    assert_eq!(report["what"]["test"]["input_bytes"].as_u64(), Some(alone.len() as u64));
+    // The saved folder replays: the same verdict for the buggy solver, AC for ours.
+    judge()
+        .arg(&saved)
+        .args(["--", "@fixture", "planted", "5"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("WA"));
+    judge().arg(&saved).assert().success();
+    let toml = std::fs::read_to_string(saved.join("case.toml")).unwrap();
+    assert!(toml.contains("checker = \"sudoku\"") && toml.contains(&format!("`@gen -n 4 {seed}`")), "{toml}");
+}
+
+#[test]
+fn a_correct_solver_passes_against_a_reference_run_alongside() {
+    let run = || {
+        judge()
+            .args(["stress", "--gen", "@gen -n 2 --any --format lines", "--ref", "@sudoku", "--tests", "12"])
+            .args(["--jobs", "2", "--checker", "sudoku", "--", "@sudoku"])
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    let text = String::from_utf8_lossy(&first.stdout).to_string();
+    assert!(text.starts_with("12 tests passed (--seed 1); slowest CPU time: solver"), "{text}");
+    assert!(text.contains("reference"), "{text}");
+}
+
+#[test]
+fn other_inputs_shrink_by_lines_and_broken_set_ups_exit_2() {
+    // A generator of four lines, a solver that crashes on any input: the input shrinks to
+    // nothing, since the crash needs none of it.
+    judge()
+        .args(["stress", "--gen", "@fixture print a;print b;print c;print d", "--tests", "3"])
+        .args(["--", "@fixture", "exit", "3"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("failed: RE exit code 3").and(predicate::str::contains("-> 0 bytes")));
+    judge()
+        .args(["stress", "--gen", "@fixture exit 4;stderr", "--tests", "3"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("the generator failed on test 0"));
+    judge()
+        .args(["stress", "--gen", "@gen", "--ref", "@fixture exit 5", "--tests", "3"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("the reference failed on test 0"));
+    judge().args(["stress", "--gen", "./no-such-generator"]).assert().code(2).stderr(predicate::str::contains("--gen"));
+    judge().args(["stress"]).assert().code(2).stderr(predicate::str::contains("--gen"));
+}
+
+#[test]
+fn judging_against_a_reference_needs_no_expected_output() {
+    let dir = super::folder(&[(
+        "one/input.txt",
+        "1\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n",
+    )]);
+    judge()
+        .arg(dir.path())
+        .args(["--ref", "@sudoku", "--checker", "lines"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ref ms").and(predicate::str::is_match("one +AC").unwrap()));
+    judge()
+        .arg(dir.path())
+        .args(["--ref", "@sudoku", "--checker", "lines", "--", "@fixture", "planted", "0"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("WA"));
+    judge()
+        .arg(dir.path())
+        .args(["--ref", "@fixture segv"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("the reference solution failed: RE killed by SIGSEGV"));
+}
