@@ -597,7 +597,7 @@ fn the_fast_and_generic_engines_count_alike() {
         for round in 0..6 {
             let generic = Puzzle { shape: Shape::Canvas(Canvas::single()), givens: givens.clone(), ..puzzle.clone() };
             let plain = Puzzle { givens: givens.clone(), ..puzzle.clone() };
-            assert_eq!(solver.count(&plain, 5000), solver.count(&generic, 5000), "case {} round {round}", puzzle.case);
+            assert_eq!(solver.count(&plain, 500), solver.count(&generic, 500), "case {} round {round}", puzzle.case);
             compared += 1;
             for _ in 0..3 {
                 let gone = random_bytes(&mut seed, 1, &(0..81).collect::<Vec<u8>>())[0] as usize;
@@ -646,4 +646,27 @@ fn checker_output_limit_color_stderr_limit_and_jobs_flags() {
         .success()
         .stderr(predicate::str::contains("timings are noisier"))
         .stdout(predicate::str::contains("over 2 runs"));
+}
+
+/// Seven givens with a dead end that depth-first search wanders for millions of guesses (it
+/// took 1.3 s; the `sudoku` crate takes 0.45 s), found by `judge gen`. The guess budget hands
+/// it to the clause-learning engine; the answer must still be right, and counts exact.
+#[test]
+fn a_sparse_grid_that_outruns_depth_first_search_is_still_answered() {
+    let puzzle = "050000000010000000000000000000000000000000000000080000000090000000070000200000060";
+    let out = sudoku().write_stdin(format!("{puzzle}\n")).output().unwrap();
+    assert!(out.status.success());
+    let answer = String::from_utf8(out.stdout).unwrap();
+    let cells: Vec<u8> = answer.trim_end().bytes().map(|b| b - b'0').collect();
+    assert_eq!(cells.len(), 81, "{answer}");
+    assert!(puzzle.bytes().zip(&cells).all(|(p, &a)| p == b'0' || p - b'0' == a), "givens kept: {answer}");
+    let unit_ok = |f: &dyn Fn(usize) -> usize| (0..9).map(|k| 1u16 << cells[f(k)]).fold(0, |m, b| m | b) == 0x3FE;
+    for u in 0..9 {
+        assert!(unit_ok(&|k| 9 * u + k) && unit_ok(&|k| 9 * k + u), "row and column {u}: {answer}");
+        assert!(unit_ok(&|k| 27 * (u / 3) + 3 * (u % 3) + 9 * (k / 3) + k % 3), "box {u}: {answer}");
+    }
+    // The same grid drawn as 9 rows goes through the general reader; counting stays exact.
+    let rows: String = (0..9).map(|r| format!("{}\n", &puzzle[9 * r..9 * r + 9])).collect();
+    sudoku().arg("--count=700").write_stdin(format!("1\n{rows}")).assert().success().stdout("700\n");
+    sudoku().arg("--count=700").write_stdin(format!("{puzzle}\n")).assert().success().stdout("700\n");
 }

@@ -17,7 +17,8 @@
 //!
 //! Engines: a 9x9 grid goes to a bit-parallel depth-first search (the cell with the fewest
 //! candidates, or a digit's fewest places in a unit); a canvas goes to a small CDCL SAT
-//! solver, whose learnt clauses keep a sparse canvas from thrashing.
+//! solver, whose learnt clauses keep a sparse canvas from thrashing. So does a 9x9 grid
+//! that outruns the search's guess budget (a near-empty grid with a hidden dead end).
 //!
 //! A cell is `1`-`9`, or `0` / `.` for a blank. CRLF, trailing spaces and a UTF-8 BOM are fine.
 //! Each case is answered in its own shape; a case without solution prints `no solution`.
@@ -171,18 +172,26 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
     loop {
         // Files of puzzle lines are the big ones: their lines skip the general reader.
         if let Some((case, line, cells)) = reader.next_plain_line() {
-            let (n, first) = fast9(cells, cell_value, cap);
-            if let (Mode::Solve, Some(digits)) = (mode, first) {
+            let quick = fast9(cells, cell_value, cap);
+            if let (Mode::Solve, Some((_, Some(digits)))) = (mode, quick) {
                 let mut answer = [b'\n'; 82];
                 answer[..81].copy_from_slice(&digits);
                 out.write_all(&answer)?;
-            } else {
-                givens.clear();
-                givens.extend(cells.iter().map(|&c| cell_value(c)));
-                let puzzle = Puzzle { case, line, shape: Shape::Line, givens };
-                report(&puzzle, mode, n, None, out, notes)?;
-                givens = puzzle.givens;
+                continue;
             }
+            givens.clear();
+            givens.extend(cells.iter().map(|&c| cell_value(c)));
+            let mut puzzle = Puzzle { case, line, shape: Shape::Line, givens };
+            match quick {
+                Some((n, _)) => report(&puzzle, mode, n, None, out, notes)?,
+                // A grid that outran the guess budget: the general engine answers it.
+                None => {
+                    let mut first = None;
+                    let n = solver.search(&puzzle, cap, &mut first);
+                    report(&puzzle, mode, n, first.as_deref(), out, notes)?;
+                }
+            }
+            givens = std::mem::take(&mut puzzle.givens);
             continue;
         }
         let Some(case) = reader.next_case() else { break };
@@ -1046,9 +1055,10 @@ impl Solver {
     /// Counts the solutions of `puzzle` up to `cap`, keeping the first in `solution`.
     fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
         if !matches!(puzzle.shape, Shape::Canvas(_)) {
-            let (found, first) = fast9(&puzzle.givens, |v| v, cap);
-            *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
-            return found;
+            if let Some((found, first)) = fast9(&puzzle.givens, |v| v, cap) {
+                *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
+                return found;
+            }
         }
         let slot = self.layout_slot(puzzle);
         let (_, layout) = &self.layouts[slot];
@@ -1534,7 +1544,14 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
             sat.add_clause(&[var(cell, g as usize - 1)]);
         }
     }
-    let shared_vars: Vec<usize> = layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect();
+    // A lone grid (a 9x9 puzzle that outran the depth-first search) has no shared cells to
+    // enumerate: each of its solutions is counted and blocked whole instead.
+    let single = layout.grids.len() == 1;
+    let shared_vars: Vec<usize> = if single {
+        (0..n * 9).collect()
+    } else {
+        layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
+    };
     let mut found = 0u64;
     while found < cap {
         if let SatResult::Unsat = sat.solve() {
@@ -1542,7 +1559,7 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
         }
         let values: Vec<u8> = (0..n).map(|c| LOG2[sat.candidates(c) as usize] + 1).collect();
         let left = cap - found;
-        if left == 1 {
+        if left == 1 || single {
             found += 1;
         } else {
             let mut product: u64 = 1;
@@ -1556,7 +1573,8 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
                         (g, false) => 1 << (g - 1),
                     }
                 });
-                let mut hunt = Hunt { found: 0, cap: left, first: None };
+                // Shared cells are fixed here, so each grid is well constrained: no budget.
+                let mut hunt = Hunt { found: 0, cap: left, first: None, guesses: u64::MAX };
                 search9(&mut grid, &mut hunt);
                 product = product.saturating_mul(hunt.found).min(left);
             }
@@ -1967,6 +1985,16 @@ struct Hunt {
     found: u64,
     cap: u64,
     first: Option<[u8; 81]>,
+    /// Guesses still allowed; at 0 the search gives up (see `fast9`).
+    guesses: u64,
+}
+
+/// Guesses a 9x9 search may make before the clause-learning engine takes over. The hardest
+/// known puzzles need a few thousand; some near-empty grids with a hidden dead end (seven
+/// givens, found by the generator) send depth-first search through millions, where learnt
+/// clauses need a few hundred conflicts. Counting adds room for the solutions themselves.
+fn guess_budget(cap: u64) -> u64 {
+    50_000u64.saturating_add(cap.saturating_mul(64))
 }
 
 /// Depth-first search: the picked digit goes in the picked cell (recursively), or it does
@@ -1986,6 +2014,10 @@ fn search9(grid: &mut Grid, hunt: &mut Hunt) {
             }
             Ok(Settled::Open(pairs)) => pairs,
         };
+        if hunt.guesses == 0 {
+            return;
+        }
+        hunt.guesses -= 1;
         let (d, b, i) = grid.pick(&pairs);
         let mut next = *grid;
         next.assign(d, b, i);
@@ -1999,9 +2031,10 @@ fn search9(grid: &mut Grid, hunt: &mut Hunt) {
 
 /// Solves or counts a 9x9 puzzle given as 81 cells that `value` reads (1-9, 0 = blank);
 /// the first solution comes back in ASCII.
-fn fast9(cells: &[u8], value: impl Fn(u8) -> u8, cap: u64) -> (u64, Option<[u8; 81]>) {
+fn fast9(cells: &[u8], value: impl Fn(u8) -> u8, cap: u64) -> Option<(u64, Option<[u8; 81]>)> {
     let mut grid = Grid::from_cells(cells, value);
-    let mut hunt = Hunt { found: 0, cap, first: None };
+    let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
     search9(&mut grid, &mut hunt);
-    (hunt.found, hunt.first)
+    // Out of guesses before the search ended: the caller hands the puzzle to the SAT engine.
+    (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
 }
