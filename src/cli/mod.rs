@@ -5,6 +5,7 @@ pub mod stress;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
+use crate::exec::Program;
 use crate::limits::{parse_size, parse_time};
 use clap::Parser;
 use std::path::PathBuf;
@@ -45,25 +46,8 @@ pub struct Cli {
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 
-    /// CPU time limit per case, like 2s or 1500ms [default: 2000ms, or case.toml's].
-    #[arg(short, long, value_name = "TIME", value_parser = parse_time)]
-    pub time_limit: Option<std::time::Duration>,
-
-    /// Peak memory limit per case, like 64MiB or 65536KiB [default: 65536KiB, or case.toml's].
-    #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory_limit: Option<u64>,
-
-    /// Stdout beyond this size is OLE [default: 64MiB, or case.toml's].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub output_limit: Option<u64>,
-
-    /// Built-in checker for every case: lines, exact, tokens, float, float9 or sudoku [default: case.toml's, or lines].
-    #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
-    pub checker: Option<CheckerKind>,
-
-    /// External testlib-style checker, run as `CMD input output answer`.
-    #[arg(long, value_name = "CMD", conflicts_with = "checker")]
-    pub checker_cmd: Option<String>,
+    #[command(flatten)]
+    pub judging: JudgingArgs,
 
     /// Write every case with its facts, and a summary, as JSON to FILE.
     #[arg(long, value_name = "FILE")]
@@ -99,6 +83,67 @@ pub struct Cli {
     pub stderr_limit: usize,
 }
 
+/// The limits and checker flags, shared by judging and `judge stress`.
+#[derive(Debug, clap::Args)]
+pub struct JudgingArgs {
+    /// CPU time limit per case, like 2s or 1500ms [default: 2000ms, or case.toml's].
+    #[arg(short, long, value_name = "TIME", value_parser = parse_time)]
+    pub time_limit: Option<std::time::Duration>,
+
+    /// Peak memory limit per case, like 64MiB or 65536KiB [default: 65536KiB, or case.toml's].
+    #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+
+    /// Stdout beyond this size is OLE [default: 64MiB, or case.toml's].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub output_limit: Option<u64>,
+
+    /// Built-in checker for every case: lines, exact, tokens, float, float9 or sudoku [default: case.toml's, or lines].
+    #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
+    pub checker: Option<CheckerKind>,
+
+    /// External testlib-style checker, run as `CMD input output answer`.
+    #[arg(long, value_name = "CMD", conflicts_with = "checker")]
+    pub checker_cmd: Option<String>,
+}
+
+impl JudgingArgs {
+    /// The checker asked for, if any.
+    pub fn checker(&self, builtin_exe: &std::path::Path) -> Result<Option<Checker>, String> {
+        Ok(match (&self.checker, &self.checker_cmd) {
+            (Some(kind), _) => Some(Checker::Builtin(*kind)),
+            (None, Some(cmd)) => Some(Checker::External(resolve(cmd, builtin_exe, "--checker-cmd")?)),
+            (None, None) => None,
+        })
+    }
+
+    /// `options` with these limits and this checker.
+    pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
+        Ok(Options {
+            time_limit: self.time_limit,
+            memory_kib: self.memory_limit.map(|b| b / 1024),
+            output_bytes: self.output_limit,
+            checker: self.checker(builtin_exe)?,
+            ..options
+        })
+    }
+}
+
+/// A command from the command line, checked to exist (a built-in always does); `flag`
+/// names it in the error.
+pub(crate) fn resolve(text: &str, builtin_exe: &std::path::Path, flag: &str) -> Result<Program, String> {
+    let program = engine::parse_command(text, builtin_exe).map_err(|e| format!("{flag}: {e}"))?;
+    checked(program).map_err(|e| format!("{flag}: {e}"))
+}
+
+/// `program`, unless it is not built in and cannot be found.
+pub(crate) fn checked(program: Program) -> Result<Program, String> {
+    if !program.args.first().is_some_and(|a| a == "--builtin") {
+        check_program_exists(&program.program)?;
+    }
+    Ok(program)
+}
+
 impl Cli {
     /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
     pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
@@ -108,38 +153,17 @@ impl Cli {
             engine::from_words(&self.command, &builtin_exe)
         }
         .map_err(|e| format!("--solver: {e}"))?;
-        if !solver.args.first().is_some_and(|a| a == "--builtin") {
-            check_program_exists(&solver.program)?;
-        }
-        let reference = match &self.reference {
-            Some(text) => {
-                let program = engine::parse_command(text, &builtin_exe).map_err(|e| format!("--ref: {e}"))?;
-                if !program.args.first().is_some_and(|a| a == "--builtin") {
-                    check_program_exists(&program.program).map_err(|e| format!("--ref: {e}"))?;
-                }
-                Some(program)
-            }
-            None => None,
-        };
-        let checker = match (&self.checker, &self.checker_cmd) {
-            (Some(kind), _) => Some(Checker::Builtin(*kind)),
-            (None, Some(cmd)) => Some(Checker::External(
-                engine::parse_command(cmd, &builtin_exe).map_err(|e| format!("--checker-cmd: {e}"))?,
-            )),
-            (None, None) => None,
-        };
-        Ok(Options {
-            time_limit: self.time_limit,
-            memory_kib: self.memory_limit.map(|b| b / 1024),
-            output_bytes: self.output_limit,
-            checker,
+        let solver = checked(solver)?;
+        let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref")).transpose()?;
+        let options = Options {
             jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             fail_fast: self.fail_fast,
             reference,
-            ..Options::new(solver, builtin_exe)
-        })
+            ..Options::new(solver, builtin_exe.clone())
+        };
+        self.judging.apply(options, &builtin_exe)
     }
 }
 

@@ -1,9 +1,9 @@
 //! `judge stress`: its command line, turned into [`StressOptions`], and where its report goes.
 
-use super::{check_program_exists, cores};
+use super::{checked, cores, resolve, JudgingArgs};
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
-use crate::limits::{parse_size, parse_time};
+use crate::limits::parse_time;
 use crate::stress::{self, Ending, StressOptions};
 use clap::Parser;
 use std::io::{IsTerminal, Write};
@@ -63,25 +63,8 @@ pub struct StressCli {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub shrink_tries: usize,
 
-    /// CPU time limit per test [default: 2000ms].
-    #[arg(short, long, value_name = "TIME", value_parser = parse_time)]
-    pub time_limit: Option<std::time::Duration>,
-
-    /// Peak memory limit per test [default: 65536KiB].
-    #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory_limit: Option<u64>,
-
-    /// Stdout beyond this size is OLE [default: 64MiB].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub output_limit: Option<u64>,
-
-    /// Built-in checker: lines, exact, tokens, float, float9 or sudoku.
-    #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
-    pub checker: Option<CheckerKind>,
-
-    /// External testlib-style checker, run as `CMD input output answer`.
-    #[arg(long, value_name = "CMD", conflicts_with = "checker")]
-    pub checker_cmd: Option<String>,
+    #[command(flatten)]
+    pub judging: JudgingArgs,
 
     /// Tests run at once (capped at the cores available).
     #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -92,43 +75,23 @@ pub struct StressCli {
     pub json: Option<PathBuf>,
 }
 
-fn program(text: &str, exe: &std::path::Path, flag: &str) -> Result<crate::exec::Program, String> {
-    let p = engine::parse_command(text, exe).map_err(|e| format!("{flag}: {e}"))?;
-    if !p.args.first().is_some_and(|a| a == "--builtin") {
-        check_program_exists(&p.program).map_err(|e| format!("{flag}: {e}"))?;
-    }
-    Ok(p)
-}
-
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
         let solver = if self.command.is_empty() {
-            program(&self.solver, &exe, "--solver")?
+            resolve(&self.solver, &exe, "--solver")?
         } else {
-            let p = engine::from_words(&self.command, &exe).map_err(|e| format!("--solver: {e}"))?;
-            if !p.args.first().is_some_and(|a| a == "--builtin") {
-                check_program_exists(&p.program)?;
-            }
-            p
+            checked(engine::from_words(&self.command, &exe).map_err(|e| format!("--solver: {e}"))?)?
         };
-        let generator = program(&self.generator, &exe, "--gen")?;
-        let reference = self.reference.as_deref().map(|r| program(r, &exe, "--ref")).transpose()?;
+        let generator = resolve(&self.generator, &exe, "--gen")?;
+        let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref")).transpose()?;
         let ours = self.generator.trim_start().starts_with("@gen");
-        let checker = match (&self.checker, &self.checker_cmd) {
-            (Some(kind), _) => Checker::Builtin(*kind),
-            (None, Some(cmd)) => Checker::External(program(cmd, &exe, "--checker-cmd")?),
-            (None, None) if ours => Checker::Builtin(CheckerKind::Sudoku),
-            (None, None) => Checker::Builtin(CheckerKind::Lines),
-        };
-        let judge = Options {
-            time_limit: self.time_limit,
-            memory_kib: self.memory_limit.map(|b| b / 1024),
-            output_bytes: self.output_limit,
-            checker: Some(checker),
-            jobs: usize::from(self.jobs).min(cores()),
-            reference,
-            ..Options::new(solver, exe)
-        };
+        let options =
+            Options { jobs: usize::from(self.jobs).min(cores()), reference, ..Options::new(solver, exe.clone()) };
+        let mut judge = self.judging.apply(options, &exe)?;
+        if judge.checker.is_none() {
+            let kind = if ours { CheckerKind::Sudoku } else { CheckerKind::Lines };
+            judge.checker = Some(Checker::Builtin(kind));
+        }
         Ok(StressOptions {
             generator,
             generator_text: self.generator.clone(),

@@ -26,10 +26,7 @@ pub const SHAPES: [(&str, Shape); 6] = [
 
 impl Shape {
     pub fn parse(text: &str) -> Result<Shape, String> {
-        SHAPES.iter().find(|(name, _)| *name == text).map(|&(_, s)| s).ok_or_else(|| {
-            let names: Vec<&str> = SHAPES.iter().map(|(n, _)| *n).collect();
-            format!("unknown shape '{text}': use one of {}", names.join(", "))
-        })
+        lookup(&SHAPES, text, "shape")
     }
 
     pub fn name(self) -> &'static str {
@@ -67,6 +64,14 @@ impl Shape {
     }
 }
 
+/// The value named `text` in `table`, or a message listing the names there are.
+fn lookup<T: Copy>(table: &[(&str, T)], text: &str, what: &str) -> Result<T, String> {
+    table.iter().find(|(name, _)| *name == text).map(|&(_, v)| v).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        format!("unknown {what} '{text}': use one of {}", names.join(", "))
+    })
+}
+
 /// How a file of puzzles is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -95,10 +100,7 @@ pub const FORMATS: [(&str, Format); 6] = [
 
 impl Format {
     pub fn parse(text: &str) -> Result<Format, String> {
-        FORMATS.iter().find(|(name, _)| *name == text).map(|&(_, f)| f).ok_or_else(|| {
-            let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
-            format!("unknown format '{text}': use one of {}", names.join(", "))
-        })
+        lookup(&FORMATS, text, "format")
     }
 
     /// Whether puzzles of `shape` can be written in this format.
