@@ -43,9 +43,9 @@ pub struct StressCli {
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 
-    /// Tests to run at most.
-    #[arg(short = 'n', long, value_name = "N", default_value_t = 1000)]
-    pub tests: u64,
+    /// Tests to run at most [default: 1000, or no limit with --duration].
+    #[arg(short = 'n', long, value_name = "N")]
+    pub tests: Option<u64>,
 
     /// Stop after this much time, like 60s (tests running then finish).
     #[arg(long, value_name = "TIME", value_parser = parse_time)]
@@ -101,7 +101,7 @@ impl StressCli {
                 shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_else(|_| self.command.join(" "))
             },
             judge,
-            tests: self.tests,
+            tests: self.tests.unwrap_or(if self.duration.is_some() { u64::MAX } else { 1000 }),
             duration: self.duration,
             seed: self.seed,
             save: self.save.clone(),

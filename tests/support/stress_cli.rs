@@ -114,3 +114,14 @@ fn judging_against_a_reference_needs_no_expected_output() {
         .code(1)
         .stdout(predicate::str::contains("the reference solution failed: RE killed by SIGSEGV"));
 }
+
+#[test]
+fn a_duration_alone_runs_until_the_time_is_up() {
+    // No --tests: nothing but the clock ends this run, so it must end, with at least one
+    // test run and passed. Nothing is asserted about the time it took.
+    let out = judge().args(["stress", "--gen", "@gen --format lines", "--duration", "300ms"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ran: u64 = text.split(' ').next().and_then(|n| n.parse().ok()).expect("a test count");
+    assert!(ran >= 1 && text.contains("tests passed"), "{text}");
+}
