@@ -224,11 +224,18 @@ fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -
     Ok(result)
 }
 
+/// Wall time shrinking may take: a TLE failure costs a time limit per try, and a thousand
+/// tries of a 2 s limit would hold the user for half an hour.
+const SHRINK_TIME: Duration = Duration::from_secs(120);
+
 fn shrink_and_save(options: &StressOptions, test: TestRun, input: Vec<u8>, work: &Path) -> Failure {
+    let started = Instant::now();
     let mut fails = |candidate: &[u8]| {
-        judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
-            r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
-        })
+        // Past the time, every candidate is turned down: shrinking ends with what it has.
+        started.elapsed() < SHRINK_TIME
+            && judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
+                r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
+            })
     };
     let shrunk = shrink::shrink(&input, options.shrink_tries, &mut fails);
     let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(dir, options, &test, &shrunk)) {
