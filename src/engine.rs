@@ -28,6 +28,10 @@ pub struct Options {
     pub jobs: usize,
     pub repeat: usize,
     pub filter: Option<String>,
+    /// Only cases with any of these tags (all cases when empty)...
+    pub tags: Vec<String>,
+    /// ...and none of these.
+    pub skip_tags: Vec<String>,
     pub fail_fast: bool,
     /// Keep each case's stdout in its result (for snapshots); off, only a diff is kept.
     pub keep_output: bool,
@@ -49,6 +53,8 @@ impl Options {
             jobs: 1,
             repeat: 1,
             filter: None,
+            tags: Vec::new(),
+            skip_tags: Vec::new(),
             fail_fast: false,
             keep_output: false,
             reference: None,
@@ -185,9 +191,16 @@ fn beside(mut program: Program, folder: &Path) -> Program {
     program
 }
 
-/// The cases whose names contain `filter` (all of them without one), in order.
-pub fn select<'a>(cases: &'a [Case], filter: Option<&str>) -> Vec<&'a Case> {
-    cases.iter().filter(|c| filter.map_or(true, |f| c.name.contains(f))).collect()
+/// The cases chosen by `options`, in order: the name contains the filter, some tag is among
+/// `tags` (when any are asked for), and no tag is among `skip_tags`.
+pub fn select<'a>(cases: &'a [Case], options: &Options) -> Vec<&'a Case> {
+    let tagged = |c: &Case, wanted: &[String]| c.config.tags.iter().any(|t| wanted.contains(t));
+    cases
+        .iter()
+        .filter(|c| options.filter.as_deref().map_or(true, |f| c.name.contains(f)))
+        .filter(|c| options.tags.is_empty() || tagged(c, &options.tags))
+        .filter(|c| !tagged(c, &options.skip_tags))
+        .collect()
 }
 
 /// The median of `values` (the upper one of the middle two).
@@ -286,7 +299,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
 /// Runs every case that passes the filter, `options.jobs` at a time, calling `on_done` as
 /// each one ends. Results come back in the order of `cases`.
 pub fn run_all(cases: &[Case], options: &Options, on_done: &(dyn Fn(&CaseResult) + Sync)) -> Vec<CaseResult> {
-    let chosen = select(cases, options.filter.as_deref());
+    let chosen = select(cases, options);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);

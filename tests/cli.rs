@@ -328,7 +328,7 @@ fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
         .args(["cases/harness", "--filter", "nomatch"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no case name contains 'nomatch'"));
+        .stderr(predicate::str::contains("no case has a name containing 'nomatch'"));
 }
 
 #[test]
@@ -669,4 +669,32 @@ fn a_sparse_grid_that_outruns_depth_first_search_is_still_answered() {
     let rows: String = (0..9).map(|r| format!("{}\n", &puzzle[9 * r..9 * r + 9])).collect();
     sudoku().arg("--count=700").write_stdin(format!("1\n{rows}")).assert().success().stdout("700\n");
     sudoku().arg("--count=700").write_stdin(format!("{puzzle}\n")).assert().success().stdout("700\n");
+}
+
+#[test]
+fn tags_choose_cases_and_a_choice_of_nothing_is_a_usage_error() {
+    let dir = folder(&[
+        ("a/input.txt", "print 1\n"),
+        ("a/case.toml", "solver = \"@fixture\"\ntags = [\"poj2676\", \"hard\"]\n"),
+        ("b/input.txt", "print 2\n"),
+        ("b/case.toml", "solver = \"@fixture\"\ntags = [\"poj2676\"]\n"),
+        ("c/input.txt", "print 3\n"),
+        ("c/case.toml", "solver = \"@fixture\"\ntags = [\"samurai\"]\n"),
+    ]);
+    let names = |args: &[&str]| {
+        let out = judge().arg(dir.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().skip(1).take_while(|l| !l.is_empty()).map(|l| l[..1].to_string()).collect::<Vec<_>>().join("")
+    };
+    assert_eq!(names(&["--tag", "poj2676"]), "ab");
+    assert_eq!(names(&["--tag", "poj2676", "--skip-tag", "hard"]), "b");
+    assert_eq!(names(&["--tag", "samurai", "--tag", "hard"]), "ac");
+    assert_eq!(names(&["--skip-tag", "poj2676"]), "c");
+    judge()
+        .arg(dir.path())
+        .args(["--tag", "spoj"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no case has a tag among spoj (3 cases found)"));
 }

@@ -60,13 +60,19 @@ fn run() -> i32 {
             paths.join(", ")
         ));
     }
-    let selected = engine::select(&found, options.filter.as_deref()).len();
+    let selected = engine::select(&found, &options).len();
     if selected == 0 {
-        return usage(format!(
-            "no case name contains '{}' ({} cases found): nothing to run",
-            options.filter.as_deref().unwrap_or_default(),
-            found.len()
-        ));
+        let mut asked = Vec::new();
+        if let Some(f) = &options.filter {
+            asked.push(format!("a name containing '{f}'"));
+        }
+        if !options.tags.is_empty() {
+            asked.push(format!("a tag among {}", options.tags.join(", ")));
+        }
+        if !options.skip_tags.is_empty() {
+            asked.push(format!("no tag among {}", options.skip_tags.join(", ")));
+        }
+        return usage(format!("no case has {} ({} cases found): nothing to run", asked.join(" and "), found.len()));
     }
     if usize::from(cli.jobs) > options.jobs {
         eprintln!(

@@ -70,6 +70,14 @@ pub struct Cli {
     #[arg(short, long, value_name = "TEXT")]
     pub filter: Option<String>,
 
+    /// Only cases tagged T in their case.toml (repeat for any of several).
+    #[arg(long = "tag", value_name = "T")]
+    pub tags: Vec<String>,
+
+    /// Leave out cases tagged T (repeatable).
+    #[arg(long = "skip-tag", value_name = "T")]
+    pub skip_tags: Vec<String>,
+
     /// Stop at the first failing case; the rest are SK.
     #[arg(long)]
     pub fail_fast: bool,
@@ -159,6 +167,8 @@ impl Cli {
             jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
+            tags: self.tags.clone(),
+            skip_tags: self.skip_tags.clone(),
             fail_fast: self.fail_fast,
             reference,
             ..Options::new(solver, builtin_exe.clone())
