@@ -698,3 +698,31 @@ fn tags_choose_cases_and_a_choice_of_nothing_is_a_usage_error() {
         .code(2)
         .stderr(predicate::str::contains("no case has a tag among spoj (3 cases found)"));
 }
+
+#[test]
+fn without_a_path_the_judge_looks_in_cases_then_test_then_tests() {
+    // `oj download` makes test/ with NAME.in and NAME.out.
+    let oj =
+        folder(&[("test/sample-1.in", "print 1\n"), ("test/sample-1.out", "1\n"), ("tests/x/input.txt", "exit 3\n")]);
+    judge()
+        .current_dir(oj.path())
+        .args(["--", "@fixture"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sample-1  AC"))
+        .stderr(predicate::str::contains("judging test/ (no cases/ here)"));
+    let ours =
+        folder(&[("cases/a/input.txt", "print 2\n"), ("cases/a/expected.txt", "2\n"), ("test/b.in", "exit 3\n")]);
+    judge()
+        .current_dir(ours.path())
+        .args(["--", "@fixture"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("note").not());
+    let empty = folder(&[("notes.md", "nothing")]);
+    judge()
+        .current_dir(empty.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no cases/, test/ or tests/ folder here"));
+}

@@ -44,7 +44,13 @@ fn run() -> i32 {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
-    let found = match cases::discover_with_warnings(&cli.paths) {
+    let Some(paths) = sudoku_judge::cli::paths_or_default(&cli.paths) else {
+        return usage("no path given and no cases/, test/ or tests/ folder here: name the folder to judge".into());
+    };
+    if cli.paths.is_empty() && paths[0] != std::path::Path::new("cases") {
+        eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
+    }
+    let found = match cases::discover_with_warnings(&paths) {
         Ok((c, warnings)) => {
             for w in warnings {
                 eprintln!("judge: warning: {w}");
@@ -54,7 +60,7 @@ fn run() -> i32 {
         Err(e) => return usage(e.to_string()),
     };
     if found.is_empty() {
-        let paths: Vec<String> = cli.paths.iter().map(|p| p.display().to_string()).collect();
+        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return usage(format!(
             "no cases found under {}: expected folders with input.txt, or NAME.in files",
             paths.join(", ")

@@ -29,8 +29,9 @@ keep an input that breaks a solver).";
 #[derive(Debug, Parser)]
 #[command(name = "judge", version, about, after_help = AFTER_HELP)]
 pub struct Cli {
-    /// Case folders or files to judge.
-    #[arg(value_name = "PATH", default_value = "cases")]
+    /// Case folders or files to judge [default: the first of cases/, test/ (oj download)
+    /// and tests/ in the working folder].
+    #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
     /// The solver command, split like a shell would (no shell is run).
@@ -175,6 +176,19 @@ impl Cli {
         };
         self.judging.apply(options, &builtin_exe)
     }
+}
+
+/// The folders looked in, in order, when no path is given: ours, `oj download`'s, and the
+/// usual other name.
+pub const DEFAULT_FOLDERS: [&str; 3] = ["cases", "test", "tests"];
+
+/// The paths to judge: those given, or the first default folder that exists here (`None`
+/// when there is none).
+pub fn paths_or_default(given: &[PathBuf]) -> Option<Vec<PathBuf>> {
+    if !given.is_empty() {
+        return Some(given.to_vec());
+    }
+    DEFAULT_FOLDERS.iter().map(PathBuf::from).find(|p| p.is_dir()).map(|p| vec![p])
 }
 
 /// The cores this process may run on.
