@@ -33,17 +33,28 @@ pub enum CheckerKind {
     Float9,
 }
 
+/// Each built-in checker's name, as `--checker` and `case.toml` spell it.
+const KIND_NAMES: [(&str, CheckerKind); 6] = [
+    ("lines", CheckerKind::Lines),
+    ("exact", CheckerKind::Exact),
+    ("tokens", CheckerKind::Tokens),
+    ("sudoku", CheckerKind::Sudoku),
+    ("float", CheckerKind::Float),
+    ("float9", CheckerKind::Float9),
+];
+
 impl CheckerKind {
     pub fn parse(text: &str) -> Result<CheckerKind, String> {
-        match text {
-            "lines" => Ok(CheckerKind::Lines),
-            "exact" => Ok(CheckerKind::Exact),
-            "tokens" => Ok(CheckerKind::Tokens),
-            "sudoku" => Ok(CheckerKind::Sudoku),
-            "float" => Ok(CheckerKind::Float),
-            "float9" => Ok(CheckerKind::Float9),
-            _ => Err(format!("unknown checker '{text}': use lines, exact, tokens, float, float9 or sudoku")),
-        }
+        KIND_NAMES
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|&(_, kind)| kind)
+            .ok_or_else(|| format!("unknown checker '{text}': use lines, exact, tokens, float, float9 or sudoku"))
+    }
+
+    /// The name `parse` reads back.
+    pub fn name(self) -> &'static str {
+        KIND_NAMES.iter().find(|(_, kind)| *kind == self).map_or("lines", |(name, _)| name)
     }
 }
 
@@ -290,6 +301,14 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checker_names_round_trip() {
+        for (name, kind) in KIND_NAMES {
+            assert_eq!((CheckerKind::parse(name), kind.name()), (Ok(kind), name));
+        }
+        assert!(CheckerKind::parse("diff").unwrap_err().contains("use lines"));
+    }
 
     #[test]
     fn lines_ignores_crlf_trailing_spaces_and_final_blank_lines() {

@@ -40,6 +40,16 @@ pub struct Options {
 }
 
 impl Options {
+    /// `base` (a case's limits) with the command line's limits put over it.
+    pub fn limits(&self, base: Limits) -> Limits {
+        Limits {
+            time: self.time_limit.unwrap_or(base.time),
+            memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
+            output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            ..base
+        }
+    }
+
     /// Options with the defaults of the command line: one job, one run, no filter, limits
     /// and checker from each case's `case.toml`.
     pub fn new(solver: Program, builtin_exe: PathBuf) -> Options {
@@ -216,12 +226,9 @@ fn spread(mut values: Vec<f64>) -> Spread {
 pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     exec::use_launcher(&options.builtin_exe);
     let cores = crate::cli::cores();
-    let base = case.config.limits(Limits::default());
     let limits = Limits {
-        time: options.time_limit.unwrap_or(base.time),
-        memory_kib: options.memory_kib.unwrap_or(base.memory_kib),
-        output_bytes: options.output_bytes.unwrap_or(base.output_bytes),
         wall_factor: ((options.jobs + cores - 1) / cores).max(1) as u32,
+        ..options.limits(case.config.limits(Limits::default()))
     };
     let ie = |why: String| CaseResult::without_run(case, limits, Verdict::Ie, why);
     if let Some(problem) = &case.problem {

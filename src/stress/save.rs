@@ -4,7 +4,7 @@
 
 use super::shrink::Shrunk;
 use super::{StressOptions, TestRun};
-use crate::check::{Checker, CheckerKind};
+use crate::check::Checker;
 use crate::exec;
 use crate::limits::Limits;
 use crate::verdict::{self, CheckOutcome, Verdict};
@@ -20,7 +20,7 @@ pub fn save(dir: &Path, options: &StressOptions, test: &TestRun, shrunk: &Shrunk
     let expected = folder.join("expected.txt");
     match &options.judge.reference {
         Some(reference) => {
-            let limits = limits(options);
+            let limits = options.judge.limits(Limits::default());
             let facts = exec::run(reference, &input, &limits);
             let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
             if judged.verdict != Verdict::Ok {
@@ -38,24 +38,13 @@ pub fn save(dir: &Path, options: &StressOptions, test: &TestRun, shrunk: &Shrunk
     Ok(folder)
 }
 
-/// The limits the stress run judged with: the command line's, or the defaults.
-fn limits(options: &StressOptions) -> Limits {
-    let base = Limits::default();
-    Limits {
-        time: options.judge.time_limit.unwrap_or(base.time),
-        memory_kib: options.judge.memory_kib.unwrap_or(base.memory_kib),
-        output_bytes: options.judge.output_bytes.unwrap_or(base.output_bytes),
-        ..base
-    }
-}
-
 fn quoted(text: &str) -> String {
     // TOML basic strings share JSON's escapes.
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
 }
 
 fn case_toml(options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> String {
-    let limits = limits(options);
+    let limits = options.judge.limits(Limits::default());
     let mut text = format!(
         "# Found by judge stress: test {} (seed {}) got {}: {}\n\
          # Input from `{} {}`, shrunk in {} runs from {} to {}.\n\
@@ -72,7 +61,7 @@ fn case_toml(options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> String
         options.solver_text,
     );
     match &options.judge.checker {
-        Some(Checker::Builtin(kind)) => text += &format!("checker = {}\n", quoted(kind_name(*kind))),
+        Some(Checker::Builtin(kind)) => text += &format!("checker = {}\n", quoted(kind.name())),
         Some(Checker::External(program)) => {
             // Absolute, so that the folder replays from anywhere.
             let path = std::fs::canonicalize(&program.program).unwrap_or_else(|_| program.program.clone().into());
@@ -91,15 +80,4 @@ fn case_toml(options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> String
         limits.output_bytes
     );
     text
-}
-
-fn kind_name(kind: CheckerKind) -> &'static str {
-    match kind {
-        CheckerKind::Lines => "lines",
-        CheckerKind::Exact => "exact",
-        CheckerKind::Tokens => "tokens",
-        CheckerKind::Sudoku => "sudoku",
-        CheckerKind::Float => "float",
-        CheckerKind::Float9 => "float9",
-    }
 }
