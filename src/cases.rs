@@ -1,8 +1,9 @@
-//! Finding cases on disk: both layouts, `case.toml`, natural order, and per-case problems.
+//! Finding cases on disk: walking folders, `case.toml` passed down, natural order, and
+//! per-case problems.
 //!
-//! Layouts:
-//! - a folder per case: `input.txt`, optional `expected.txt`, optional `case.toml`;
-//! - oj / Codeforces pairs in one folder: `NAME.in` with `NAME.out` or `NAME.ans`.
+//! A folder per case holds `input.txt`, optional `expected.txt` and optional `case.toml`; the
+//! other layouts (oj pairs, Polygon, AtCoder) are found by [`crate::layouts`]. A `case.toml`
+//! applies to its folder and everything below it, nearer files winning field by field.
 //!
 //! A problem with one case (an answer without input, a bad `case.toml`) is recorded on that
 //! case and judged IE; it never stops discovery of the others.
@@ -55,9 +56,39 @@ pub struct CaseConfig {
     pub expect: Option<Verdict>,
     pub solver: Option<String>,
     pub tags: Vec<String>,
+    /// The folder a relative `solver` path is taken from: that of the case.toml naming it.
+    pub solver_dir: Option<PathBuf>,
+    /// The folder a relative `checker_cmd` path is taken from.
+    pub checker_dir: Option<PathBuf>,
 }
 
 impl CaseConfig {
+    /// These settings laid over `outer`'s (a case.toml nearer the case wins); tags add up.
+    pub fn over(self, outer: &CaseConfig) -> CaseConfig {
+        let outer = outer.clone();
+        let mut tags = outer.tags;
+        tags.extend(self.tags.into_iter().filter(|t| !tags.contains(t)).collect::<Vec<_>>());
+        let (solver, solver_dir) =
+            if self.solver.is_some() { (self.solver, self.solver_dir) } else { (outer.solver, outer.solver_dir) };
+        let (checker_cmd, checker_dir) = if self.checker_cmd.is_some() || self.checker.is_some() {
+            (self.checker_cmd, self.checker_dir)
+        } else {
+            (outer.checker_cmd, outer.checker_dir)
+        };
+        CaseConfig {
+            time_limit: self.time_limit.or(outer.time_limit),
+            memory_kib: self.memory_kib.or(outer.memory_kib),
+            output_bytes: self.output_bytes.or(outer.output_bytes),
+            checker: self.checker.or(outer.checker),
+            checker_cmd,
+            expect: self.expect.or(outer.expect),
+            solver,
+            tags,
+            solver_dir,
+            checker_dir,
+        }
+    }
+
     /// Reads `case.toml` text; the error says which field is wrong and what it accepts.
     pub fn parse(text: &str) -> Result<CaseConfig, String> {
         let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
@@ -129,12 +160,14 @@ pub fn discover_with_warnings(paths: &[PathBuf]) -> Result<(Vec<Case>, Vec<Strin
     Ok((all, warnings))
 }
 
-fn is_skipped(name: &str) -> bool {
+pub(crate) fn is_skipped(name: &str) -> bool {
     name.starts_with('.') || name.ends_with('~') || [".bak", ".orig", ".swp", ".tmp"].iter().any(|s| name.ends_with(s))
 }
 
 fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
     let mut cases = Vec::new();
+    // The settings each folder passes down: its own case.toml over its parent's.
+    let mut inherited: Vec<(PathBuf, Settings)> = Vec::new();
     let walker = walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name().into_iter();
     let walker = walker.filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
     for entry in walker {
@@ -148,7 +181,14 @@ fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
             }
         };
         if entry.file_type().is_dir() {
-            cases.extend(cases_in_folder(root, entry.path()));
+            let dir = entry.path();
+            while inherited.last().is_some_and(|(d, _)| !dir.starts_with(d)) {
+                inherited.pop();
+            }
+            let parent = inherited.last().map(|(_, s)| s.clone()).unwrap_or_default();
+            let here = parent.with_file(dir);
+            cases.extend(cases_in_folder(root, dir, &here));
+            inherited.push((dir.to_path_buf(), here));
         }
     }
     if root.is_file() {
@@ -163,6 +203,43 @@ fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
         });
     }
     cases
+}
+
+/// The settings in force in a folder: every `case.toml` from the root down, nearer ones
+/// winning, and the first problem met in any of them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Settings {
+    pub(crate) config: CaseConfig,
+    pub(crate) problem: Option<String>,
+    /// Whether this folder has a `case.toml` of its own.
+    pub(crate) own_file: bool,
+}
+
+impl Settings {
+    /// These settings with `dir/case.toml` (if any) laid over them.
+    fn with_file(&self, dir: &Path) -> Settings {
+        let toml = dir.join("case.toml");
+        if !toml.is_file() {
+            return Settings { own_file: false, ..self.clone() };
+        }
+        match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
+            Ok(mut config) => {
+                // A relative command is taken from the folder of the case.toml that names it.
+                if config.solver.is_some() {
+                    config.solver_dir = Some(dir.to_path_buf());
+                }
+                if config.checker_cmd.is_some() {
+                    config.checker_dir = Some(dir.to_path_buf());
+                }
+                Settings { config: config.over(&self.config), problem: self.problem.clone(), own_file: true }
+            }
+            Err(e) => Settings {
+                config: self.config.clone(),
+                problem: Some(self.problem.clone().unwrap_or_else(|| format!("{}: {e}", shown_path(&toml)))),
+                own_file: true,
+            },
+        }
+    }
 }
 
 /// A path as text, with bytes that are not UTF-8 shown as `\xFF`, so that two different
@@ -194,7 +271,7 @@ fn escaped(mut bytes: &[u8]) -> String {
     out
 }
 
-fn relative_name(root: &Path, path: &Path) -> String {
+pub(crate) fn relative_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let parts: Vec<String> = rel.components().map(|c| shown_path(Path::new(c.as_os_str()))).collect();
     if parts.is_empty() {
@@ -204,31 +281,25 @@ fn relative_name(root: &Path, path: &Path) -> String {
     }
 }
 
-/// The cases that live directly in `dir`: the folder itself, and any `.in`/`.out` pairs. A
-/// `case.toml` applies to the folder's case, or to every pair when the folder holds pairs
-/// and no `input.txt` of its own.
-fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
+/// The cases that live directly in `dir`: the folder itself (`input.txt`), and any pairs of
+/// the other layouts (see [`crate::layouts`]). A folder with only a `case.toml` and
+/// subfolders holds settings for the cases below it; with no subfolders either, it is a case
+/// that lacks its input.
+fn cases_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
     let input = dir.join("input.txt");
     let expected = dir.join("expected.txt");
-    let toml = dir.join("case.toml");
     let present = |p: &Path| p.symlink_metadata().is_ok();
-    let (config, toml_problem) = if toml.is_file() {
-        match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
-            Ok(config) => (config, None),
-            Err(e) => (CaseConfig::default(), Some(format!("{}: {e}", shown_path(&toml)))),
-        }
-    } else {
-        (CaseConfig::default(), None)
-    };
-    let pairs = pairs_in_folder(root, dir, &config, &toml_problem);
+    let pairs = crate::layouts::pairs_in_folder(root, dir, settings);
+    let has_subfolders = || std::fs::read_dir(dir).is_ok_and(|mut it| it.any(|e| e.is_ok_and(|e| e.path().is_dir())));
+    let lone_toml = settings.own_file && pairs.is_empty() && !has_subfolders();
     let mut cases = Vec::new();
-    if present(&input) || present(&expected) || (present(&toml) && pairs.is_empty()) {
+    if present(&input) || present(&expected) || lone_toml {
         let mut case = Case {
             name: relative_name(root, dir),
             input: present(&input).then(|| input.clone()),
             expected: present(&expected).then(|| expected.clone()),
-            config,
-            problem: toml_problem,
+            config: settings.config.clone(),
+            problem: settings.problem.clone(),
         };
         if case.input.is_none() {
             case.problem = Some(format!("{} has no input.txt", shown_path(dir)));
@@ -243,55 +314,6 @@ fn cases_in_folder(root: &Path, dir: &Path) -> Vec<Case> {
         cases.push(case);
     }
     cases.extend(pairs);
-    cases
-}
-
-/// The `NAME.in` / `NAME.out` (or `.ans`) pairs directly in `dir`, each with `config`.
-fn pairs_in_folder(root: &Path, dir: &Path, config: &CaseConfig, toml_problem: &Option<String>) -> Vec<Case> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    // Stems are compared as bytes: two names that differ only in bytes that are not UTF-8
-    // must never be paired.
-    let mut stems: Vec<(std::ffi::OsString, Option<PathBuf>, Option<PathBuf>)> = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let file_name = entry.file_name().to_string_lossy().into_owned();
-        if is_skipped(&file_name) || !path.is_file() {
-            continue;
-        }
-        let (Some(stem), Some(ext)) = (path.file_stem(), path.extension()) else {
-            continue;
-        };
-        let stem = stem.to_os_string();
-        let ext = ext.to_string_lossy();
-        let slot = match stems.iter().position(|(s, _, _)| *s == stem) {
-            Some(i) => i,
-            None => {
-                stems.push((stem, None, None));
-                stems.len() - 1
-            }
-        };
-        match ext.as_ref() {
-            "in" => stems[slot].1 = Some(path),
-            "out" | "ans" => stems[slot].2 = Some(path),
-            _ => {}
-        }
-    }
-    let mut cases = Vec::new();
-    for (stem, input, expected) in stems {
-        if input.is_none() && expected.is_none() {
-            continue;
-        }
-        let stem = shown_path(Path::new(&stem));
-        let problem = match input {
-            None => Some(format!("{stem} has an expected output but no {stem}.in")),
-            Some(_) => toml_problem.clone(),
-        };
-        let base = relative_name(root, dir);
-        let name = if dir == root { stem } else { format!("{base}/{stem}") };
-        cases.push(Case { name, input, expected, config: config.clone(), problem });
-    }
     cases
 }
 
@@ -391,7 +413,35 @@ mod tests {
         let cases = discover(&[root.to_path_buf()]).unwrap();
         let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["folder-case", "lonely", "sample-2", "sample-10"]);
-        assert!(cases[1].problem.as_deref().unwrap().contains("no lonely.in"));
+        assert!(cases[1].problem.as_deref().unwrap().contains("no input lonely.in"));
         assert!(cases[2].expected.as_ref().unwrap().ends_with("sample-2.ans"));
+    }
+
+    #[test]
+    fn case_toml_settings_pass_down_and_nearer_ones_win() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |p: &str, text: &str| {
+            std::fs::create_dir_all(root.join(p).parent().unwrap()).unwrap();
+            std::fs::write(root.join(p), text).unwrap();
+        };
+        write("case.toml", "time_limit = \"1s\"\ntags = [\"suite\"]\nchecker_cmd = \"./chk\"\n");
+        write("a/input.txt", "x");
+        write("b/case.toml", "time_limit = \"3s\"\ntags = [\"hard\"]\nchecker = \"sudoku\"\n");
+        write("b/input.txt", "x");
+        write("c/case.toml", "memory_limit = \"1MiB\"\n");
+        write("c/d/x.in", "x");
+        write("lone/case.toml", "");
+        let cases = discover(&[root.to_path_buf()]).unwrap();
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c/d/x", "lone"], "a folder of settings is no case; a lone case.toml is");
+        let secs = |i: usize| cases[i].config.time_limit.unwrap().as_secs();
+        assert_eq!((secs(0), secs(1), secs(2)), (1, 3, 1));
+        assert_eq!(cases[0].config.checker_cmd.as_deref(), Some("./chk"));
+        assert_eq!(cases[0].config.checker_dir.as_deref(), Some(root));
+        assert_eq!(cases[1].config.checker_cmd, None, "a nearer built-in checker replaces the command");
+        assert_eq!(cases[1].config.tags, ["suite", "hard"]);
+        assert_eq!(cases[2].config.memory_kib, Some(1024));
+        assert!(cases[3].problem.as_deref().unwrap().contains("no input.txt"));
     }
 }

@@ -242,7 +242,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let folder = input.parent().unwrap_or(Path::new("."));
     let solver = match &case.config.solver {
         Some(text) => match parse_command(text, &options.builtin_exe) {
-            Ok(p) => beside(p, folder),
+            Ok(p) => beside(p, case.config.solver_dir.as_deref().unwrap_or(folder)),
             Err(e) => return ie(format!("case.toml: solver: {e}")),
         },
         None => options.solver.clone(),
@@ -250,7 +250,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
         (None, Some(cmd), _) => match parse_command(cmd, &options.builtin_exe) {
-            Ok(p) => Checker::External(beside(p, folder)),
+            Ok(p) => Checker::External(beside(p, case.config.checker_dir.as_deref().unwrap_or(folder))),
             Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
         },
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),

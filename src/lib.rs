@@ -6,8 +6,8 @@
 //! report (pure) -> the CLI prints**. Each step is one module and knows nothing of the steps
 //! after it:
 //!
-//! - [`cases`]: walks folders (both layouts: a folder per case, or oj-style `NAME.in` /
-//!   `NAME.out` pairs), reads `case.toml`, orders names naturally. A broken case is
+//! - [`cases`]: walks folders (a folder per case, or the pairs of oj, Polygon and AtCoder
+//!   found by [`layouts`]), passes `case.toml` settings down, orders names naturally. A broken case is
 //!   recorded on that case (IE), never fatal to the run.
 //! - [`exec`]: runs one process under limits and returns [`exec::Facts`]: exit code or
 //!   signal, CPU time and peak RSS of the whole process tree, wall time, output, and whether
@@ -50,6 +50,7 @@ pub mod exec;
 pub mod fixture;
 pub mod gen;
 pub mod launcher;
+pub mod layouts;
 pub mod limits;
 pub mod proctree;
 pub mod report;

@@ -388,6 +388,25 @@ fn a_case_toml_beside_oj_pairs_applies_to_each_pair() {
     assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
 }
 
+#[test]
+fn polygon_and_atcoder_packages_are_judged_with_the_settings_of_their_root() {
+    let dir = folder(&[
+        ("case.toml", "solver = \"@fixture\"\ntags = [\"pkg\"]\n"),
+        ("polygon/tests/01", "print 1\n"),
+        ("polygon/tests/01.a", "1\n"),
+        ("polygon/tests/02", "print 2\n"),
+        ("polygon/tests/02.a", "3\n"),
+        ("atcoder/in/sample_01.txt", "print a\n"),
+        ("atcoder/out/sample_01.txt", "a\n"),
+    ]);
+    let out = judge().arg(dir.path()).args(["--tag", "pkg"]).assert().code(1).get_output().stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    for (name, verdict) in [("atcoder/sample_01", "AC"), ("polygon/tests/01", "AC"), ("polygon/tests/02", "WA")] {
+        assert!(out.lines().any(|l| l.starts_with(&format!("{name} ")) && l.contains(verdict)), "{name}: {out}");
+    }
+    assert!(out.ends_with("2 passed, 1 failed\n"), "{out}");
+}
+
 /// Fixture processes still running whose command line holds `marker` (zombies are gone).
 fn survivors(marker: &str) -> Vec<String> {
     let mut found = Vec::new();
