@@ -43,6 +43,8 @@ pub struct CaseFile {
     pub solver: Option<String>,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// What the case is worth when scores are kept (default 1).
+    pub points: Option<f64>,
 }
 
 /// `case.toml`, read and checked.
@@ -56,6 +58,7 @@ pub struct CaseConfig {
     pub expect: Option<Verdict>,
     pub solver: Option<String>,
     pub tags: Vec<String>,
+    pub points: Option<f64>,
     /// The folder a relative `solver` path is taken from: that of the case.toml naming it.
     pub solver_dir: Option<PathBuf>,
     /// The folder a relative `checker_cmd` path is taken from.
@@ -84,6 +87,7 @@ impl CaseConfig {
             expect: self.expect.or(outer.expect),
             solver,
             tags,
+            points: self.points.or(outer.points),
             solver_dir,
             checker_dir,
         }
@@ -94,6 +98,12 @@ impl CaseConfig {
         let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
         let field = |name: &str, e: String| format!("{name}: {e}");
         let mut config = CaseConfig { tags: file.tags, solver: file.solver, ..CaseConfig::default() };
+        if let Some(p) = file.points {
+            if !(p.is_finite() && p >= 0.0) {
+                return Err(field("points", format!("{p} is not a number of points: use 0 or more")));
+            }
+            config.points = Some(p);
+        }
         if let Some(t) = file.time_limit {
             config.time_limit = Some(parse_time(&t).map_err(|e| field("time_limit", e.to_string()))?);
         }

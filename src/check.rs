@@ -3,7 +3,7 @@
 //! - `lines` (default): CRLF, trailing spaces and trailing blank lines do not matter.
 //! - `exact`: bytes. `tokens`: whitespace-separated words.
 //! - `float`: words, where two numbers match within 1e-6, absolute or relative (testlib's
-//!   rcmp6); `float9`: within 1e-9 (rcmp9).
+//!   rcmp6); `floatN` within 1e-N for N from 1 to 15 (`float9` is rcmp9).
 //! - `sudoku`: the special judge POJ 2676 needs; see [`crate::sudoku_check`].
 //! - external: a testlib-style program run as `CHECKER input output answer`.
 //!
@@ -27,34 +27,39 @@ pub enum CheckerKind {
     Exact,
     Tokens,
     Sudoku,
-    /// Numbers within 1e-6, absolute or relative; other words exactly.
-    Float,
-    /// Numbers within 1e-9.
-    Float9,
+    /// Numbers within 10^-N, absolute or relative; other words exactly.
+    Float(u8),
 }
 
-/// Each built-in checker's name, as `--checker` and `case.toml` spell it.
-const KIND_NAMES: [(&str, CheckerKind); 6] = [
+/// Each built-in checker's name, as `--checker` and `case.toml` spell it (`floatN` aside).
+const KIND_NAMES: [(&str, CheckerKind); 5] = [
     ("lines", CheckerKind::Lines),
     ("exact", CheckerKind::Exact),
     ("tokens", CheckerKind::Tokens),
     ("sudoku", CheckerKind::Sudoku),
-    ("float", CheckerKind::Float),
-    ("float9", CheckerKind::Float9),
+    ("float", CheckerKind::Float(6)),
 ];
 
 impl CheckerKind {
     pub fn parse(text: &str) -> Result<CheckerKind, String> {
-        KIND_NAMES
-            .iter()
-            .find(|(name, _)| *name == text)
-            .map(|&(_, kind)| kind)
-            .ok_or_else(|| format!("unknown checker '{text}': use lines, exact, tokens, float, float9 or sudoku"))
+        if let Some(kind) = KIND_NAMES.iter().find(|(name, _)| *name == text).map(|&(_, kind)| kind) {
+            return Ok(kind);
+        }
+        match text.strip_prefix("float").map(str::parse::<u8>) {
+            Some(Ok(digits @ 1..=15)) => Ok(CheckerKind::Float(digits)),
+            _ => Err(format!(
+                "unknown checker '{text}': use lines, exact, tokens, sudoku, float (1e-6) or floatN (1e-N, N from 1 to 15)"
+            )),
+        }
     }
 
     /// The name `parse` reads back.
-    pub fn name(self) -> &'static str {
-        KIND_NAMES.iter().find(|(_, kind)| *kind == self).map_or("lines", |(name, _)| name)
+    pub fn name(self) -> String {
+        match self {
+            CheckerKind::Float(6) => "float".into(),
+            CheckerKind::Float(digits) => format!("float{digits}"),
+            _ => KIND_NAMES.iter().find(|(_, kind)| *kind == self).map_or("lines", |(name, _)| name).into(),
+        }
     }
 }
 
@@ -134,8 +139,7 @@ fn compare_views(kind: CheckerKind, output: Opener<'_>, answer: Opener<'_>) -> i
     let lines = || first_mismatch(&mut NormalLines::new(output()?), &mut NormalLines::new(answer()?), true);
     let wrong = |m: Option<Mismatch>| CheckOutcome::Wrong(describe(m));
     Ok(match kind {
-        CheckerKind::Float => compare_numbers(&mut output()?, &mut answer()?, 1e-6)?,
-        CheckerKind::Float9 => compare_numbers(&mut output()?, &mut answer()?, 1e-9)?,
+        CheckerKind::Float(digits) => compare_numbers(&mut output()?, &mut answer()?, 10f64.powi(-i32::from(digits)))?,
         CheckerKind::Exact => {
             if raw()? {
                 CheckOutcome::Accepted
@@ -246,7 +250,9 @@ pub fn first_different_line(output: &Spool, expected: &Path) -> Option<u64> {
 }
 
 /// Runs a testlib-style checker: exit 0 AC, 1 WA, 2 and 4 PE, 3 checker failure (IE),
-/// 7 partial points (`points X` on stderr). Its stderr is the feedback.
+/// 7 partial points (`points X` on stderr, X the share of the case's points from 0 to 1, as
+/// DMOJ, Luogu and UOJ read testlib's `quitp`), 16 + k partial (`_pc(k)`: k percent of the
+/// case's points). Its stderr is the feedback.
 fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
@@ -291,11 +297,27 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         (Some(1), _) => CheckOutcome::Wrong(said("the checker says WA")),
         (Some(2 | 4), _) => CheckOutcome::Presentation(said("the checker says PE")),
         (Some(3), _) => CheckOutcome::Failed(said("the checker failed")),
-        (Some(7), _) => CheckOutcome::Wrong(said("partial points")),
+        (Some(7), _) => match points_said(&feedback) {
+            Some(share) if (0.0..=1.0).contains(&share) => CheckOutcome::Partial { share, why: said("partial points") },
+            Some(x) => CheckOutcome::Failed(said(&format!(
+                "the checker gave points {x}, but points are a share of the case from 0 to 1"
+            ))),
+            None => CheckOutcome::Failed(said("the checker exited 7 (partial points) without `points X` on stderr")),
+        },
+        (Some(code @ 16..=116), _) => {
+            CheckOutcome::Partial { share: f64::from(code - 16) / 100.0, why: said(&format!("_pc({})", code - 16)) }
+        }
         (Some(code), _) => CheckOutcome::Failed(said(&format!("the checker exited with unknown code {code}"))),
         (None, Some(sig)) => CheckOutcome::Failed(format!("the checker died of {}", crate::verdict::signal_name(sig))),
         (None, None) => CheckOutcome::Failed("the checker ended without a status".into()),
     }
+}
+
+/// The X of the first `points X` in a checker's stderr (testlib writes `points 0.5 msg`).
+fn points_said(feedback: &str) -> Option<f64> {
+    let words: Vec<&str> = feedback.split_whitespace().collect();
+    let at = words.iter().position(|w| w.eq_ignore_ascii_case("points"))?;
+    words.get(at + 1)?.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
 #[cfg(test)]
@@ -303,9 +325,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn points_are_read_from_testlib_feedback() {
+        assert_eq!(points_said("points 0.5 half the grids"), Some(0.5));
+        assert_eq!(points_said("ok\npoints 1"), Some(1.0));
+        assert_eq!(points_said("points"), None);
+        assert_eq!(points_said("points nan"), None);
+        assert_eq!(points_said("wrong answer"), None);
+    }
+
+    #[test]
     fn checker_names_round_trip() {
         for (name, kind) in KIND_NAMES {
-            assert_eq!((CheckerKind::parse(name), kind.name()), (Ok(kind), name));
+            assert_eq!((CheckerKind::parse(name), kind.name()), (Ok(kind), name.to_string()));
+        }
+        for digits in 1..=15 {
+            let kind = CheckerKind::Float(digits);
+            assert_eq!(CheckerKind::parse(&kind.name()), Ok(kind));
+        }
+        assert_eq!(CheckerKind::parse("float9"), Ok(CheckerKind::Float(9)));
+        for bad in ["float0", "float16", "float-1", "floaty"] {
+            assert!(CheckerKind::parse(bad).is_err(), "{bad}");
         }
         assert!(CheckerKind::parse("diff").unwrap_err().contains("use lines"));
     }
@@ -334,7 +373,7 @@ mod tests {
 
     #[test]
     fn float_matches_numbers_within_the_error_and_words_exactly() {
-        let f = |out: &[u8], ans: &[u8]| compare(CheckerKind::Float, out, ans);
+        let f = |out: &[u8], ans: &[u8]| compare(CheckerKind::Float(6), out, ans);
         assert_eq!(f(b"0.3333334 100000.05\n", b"0.333333 100000"), CheckOutcome::Accepted);
         assert_eq!(f(b"1e-7 yes\n", b"0 yes\n"), CheckOutcome::Accepted);
         assert_eq!(f(b"0.334\n", b"0.333\n"), CheckOutcome::Wrong("word 1: expected 0.333, found 0.334".into()));
@@ -343,10 +382,10 @@ mod tests {
         assert!(matches!(f(b"1\n", b"1 2\n"), CheckOutcome::Wrong(w) if w.contains("ends after 1 words")));
         assert!(matches!(f(b"1 2 3", b"1 2\n"), CheckOutcome::Wrong(w) if w.contains("goes on after the 2")));
         assert_eq!(
-            compare(CheckerKind::Float9, b"0.3333334", b"0.333333"),
+            compare(CheckerKind::Float(9), b"0.3333334", b"0.333333"),
             CheckOutcome::Wrong("word 1: expected 0.333333, found 0.3333334".into())
         );
-        assert_eq!(compare(CheckerKind::Float9, b"2.0000000001", b"2"), CheckOutcome::Accepted);
+        assert_eq!(compare(CheckerKind::Float(9), b"2.0000000001", b"2"), CheckOutcome::Accepted);
     }
 
     #[test]

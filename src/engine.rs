@@ -103,6 +103,13 @@ pub struct CaseResult {
     /// How the reference solution (`--ref`) ran on this case, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference: Option<ReferenceRun>,
+    /// Points earned, out of `max_points` (case.toml `points`, default 1): all of them for
+    /// AC, the checker's share for PC, none otherwise.
+    pub points: f64,
+    pub max_points: f64,
+    /// Whether case.toml gave this case points (so the report shows scores).
+    #[serde(skip)]
+    pub scored: bool,
 }
 
 /// The reference solution's run on a case: it must end cleanly (`OK`) for its output to be
@@ -165,6 +172,9 @@ impl CaseResult {
             warning: None,
             diff: None,
             reference: None,
+            points: 0.0,
+            max_points: case.config.points.unwrap_or(1.0),
+            scored: case.config.points.is_some(),
         }
     }
 }
@@ -277,7 +287,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
     let facts = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
-    let Judgement { verdict, detail } = verdict::judge(&facts, &limits, || {
+    let Judgement { verdict, detail, share } = verdict::judge(&facts, &limits, || {
         let o = check::check(&checker, input, expected, &facts.stdout);
         outcome = Some(o.clone());
         o
@@ -299,6 +309,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         warning,
         diff,
         reference: reference.map(|(run, _, _)| run),
+        points: share * case.config.points.unwrap_or(1.0),
         ..CaseResult::without_run(case, limits, verdict, detail)
     }
 }

@@ -28,14 +28,35 @@ fn paint(style: Style, verdict: Verdict, text: &str) -> String {
     format!("\x1b[{code}m{text}\x1b[0m")
 }
 
+/// Whether scores are in play: some case has points in its case.toml, or a checker gave
+/// partial points. Only then do reports show them.
+pub fn scored(results: &[CaseResult]) -> bool {
+    results.iter().any(|r| r.scored || r.verdict == Verdict::Pc)
+}
+
+/// Points earned and points possible, over all `results`.
+pub fn score(results: &[CaseResult]) -> (f64, f64) {
+    results.iter().fold((0.0, 0.0), |(got, max), r| (got + r.points, max + r.max_points))
+}
+
+/// A number of points without noise: `2`, `0.5`, `0.333`.
+fn points(value: f64) -> String {
+    let text = format!("{value:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// One line per case: name, verdict, CPU and wall time, peak memory, and a note.
 pub fn table(results: &[CaseResult], style: Style) -> String {
     let width = results.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
-    // A reference's CPU time gets its own column, only in runs that have one.
+    // A reference's CPU time gets its own column, only in runs that have one; so do points.
     let with_ref = results.iter().any(|r| r.reference.is_some());
     let ref_header = if with_ref { format!("  {:>8}", "ref ms") } else { String::new() };
-    let mut s =
-        format!("{:<width$}  verdict  {:>8}  {:>8}  {:>10}{ref_header}  note\n", "case", "cpu ms", "wall ms", "memory");
+    let with_points = scored(results);
+    let points_header = if with_points { format!("  {:>9}", "points") } else { String::new() };
+    let mut s = format!(
+        "{:<width$}  verdict  {:>8}  {:>8}  {:>10}{ref_header}{points_header}  note\n",
+        "case", "cpu ms", "wall ms", "memory"
+    );
     for r in results {
         let mut note = r.detail.lines().next().unwrap_or("").to_string();
         if let Some(expected) = r.expected_verdict {
@@ -59,9 +80,14 @@ pub fn table(results: &[CaseResult], style: Style) -> String {
             (true, Some(run)) => format!("  {:>8.1}", run.cpu_ms),
             (true, None) => format!("  {:>8}", "-"),
         };
+        let earned = if with_points {
+            format!("  {:>9}", format!("{}/{}", points(r.points), points(r.max_points)))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "{:<width$}  {verdict}  {:>8}  {:>8}  {:>10}{reference}  {}",
+            "{:<width$}  {verdict}  {:>8}  {:>8}  {:>10}{reference}{earned}  {}",
             r.name,
             num(r.cpu_ms.median),
             num(r.wall_ms.median),
@@ -140,6 +166,10 @@ pub fn summary(results: &[CaseResult]) -> String {
     if skipped > 0 {
         let _ = write!(s, ", {skipped} skipped");
     }
+    if scored(results) {
+        let (got, max) = score(results);
+        let _ = write!(s, "; score {} / {}", points(got), points(max));
+    }
     s
 }
 
@@ -148,7 +178,10 @@ pub fn json(results: &[CaseResult]) -> Vec<u8> {
     let (passed, failed, skipped) = tally(results);
     let doc = serde_json::json!({
         "format": "sudoku-judge/1",
-        "summary": { "total": results.len(), "passed": passed, "failed": failed, "skipped": skipped },
+        "summary": {
+            "total": results.len(), "passed": passed, "failed": failed, "skipped": skipped,
+            "points": score(results).0, "max_points": score(results).1,
+        },
         "cases": results,
     });
     let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
@@ -159,6 +192,14 @@ pub fn json(results: &[CaseResult]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_are_short() {
+        assert_eq!(
+            (points(2.0), points(0.5), points(1.0 / 3.0), points(0.0)),
+            ("2".into(), "0.5".into(), "0.333".into(), "0".into())
+        );
+    }
 
     #[test]
     fn diff_makes_whitespace_visible() {

@@ -1,6 +1,6 @@
 //! Verdicts and the pure function that turns the facts of a run into one.
 //!
-//! Precedence: IE > TLE > MLE > OLE > RE > PE/WA > AC. The checker is consulted only after a
+//! Precedence: IE > TLE > MLE > OLE > RE > PE/WA/PC > AC. The checker is consulted only after a
 //! clean exit, so a wrong output can never hide a time-out or a crash.
 
 use crate::exec::Facts;
@@ -18,6 +18,9 @@ pub enum Verdict {
     /// Presentation error: right tokens, wrong layout.
     #[serde(rename = "PE")]
     Pe,
+    /// Partially correct: a checker gave part of the case's points.
+    #[serde(rename = "PC")]
+    Pc,
     /// Time limit exceeded (CPU time over the limit, or killed by the wall-clock watchdog).
     #[serde(rename = "TLE")]
     Tle,
@@ -41,10 +44,11 @@ pub enum Verdict {
     Sk,
 }
 
-pub const ALL_VERDICTS: [Verdict; 10] = [
+pub const ALL_VERDICTS: [Verdict; 11] = [
     Verdict::Ac,
     Verdict::Wa,
     Verdict::Pe,
+    Verdict::Pc,
     Verdict::Tle,
     Verdict::Mle,
     Verdict::Ole,
@@ -60,6 +64,7 @@ impl Verdict {
             Verdict::Ac => "AC",
             Verdict::Wa => "WA",
             Verdict::Pe => "PE",
+            Verdict::Pc => "PC",
             Verdict::Tle => "TLE",
             Verdict::Mle => "MLE",
             Verdict::Ole => "OLE",
@@ -90,7 +95,7 @@ impl Verdict {
             Verdict::Mle => 7,
             Verdict::Ole => 6,
             Verdict::Re => 5,
-            Verdict::Pe | Verdict::Wa => 4,
+            Verdict::Pe | Verdict::Wa | Verdict::Pc => 4,
             Verdict::Ac => 3,
             Verdict::Ok => 2,
             Verdict::Sk => 1,
@@ -112,6 +117,11 @@ pub enum CheckOutcome {
     Wrong(String),
     /// Presentation error, with what differs.
     Presentation(String),
+    /// Partly right: `share` (0 to 1) of the case's points, with the checker's words.
+    Partial {
+        share: f64,
+        why: String,
+    },
     /// The checker itself failed (IE).
     Failed(String),
     /// No expected output and no checker that can judge alone: nothing compared.
@@ -123,6 +133,8 @@ pub enum CheckOutcome {
 pub struct Judgement {
     pub verdict: Verdict,
     pub detail: String,
+    /// The share of the case's points earned: 1 for AC, the checker's share for PC, else 0.
+    pub share: f64,
 }
 
 /// Names a signal the way people read it in a verdict: `SIGSEGV`.
@@ -150,7 +162,7 @@ pub fn signal_name(signal: i32) -> String {
 
 /// Judges one run. `check` is called only when the run exited cleanly within every limit.
 pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcome) -> Judgement {
-    let j = |verdict, detail: String| Judgement { verdict, detail };
+    let j = |verdict, detail: String| Judgement { verdict, detail, share: f64::from(u8::from(verdict == Verdict::Ac)) };
     if let Some(e) = &facts.spawn_error {
         return j(Verdict::Ie, format!("could not run the solver: {e}"));
     }
@@ -185,6 +197,7 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
         CheckOutcome::Accepted => j(Verdict::Ac, String::new()),
         CheckOutcome::Wrong(why) => j(Verdict::Wa, why),
         CheckOutcome::Presentation(why) => j(Verdict::Pe, why),
+        CheckOutcome::Partial { share, why } => Judgement { share, ..j(Verdict::Pc, why) },
         CheckOutcome::Failed(why) => j(Verdict::Ie, why),
         CheckOutcome::NothingToCompare => j(Verdict::Ok, "ran cleanly; no expected output to compare".into()),
     }

@@ -530,10 +530,13 @@ fn a_relative_command_in_case_toml_is_found_beside_the_case() {
 #[test]
 fn external_checkers_speak_testlib() {
     let dir = folder(&[
-        ("check.sh", "#!/bin/sh\n[ -f \"$1\" ] && [ -f \"$2\" ] && [ -f \"$3\" ] || exit 3\ngrep -q yes \"$2\" && exit 0\ngrep -q half \"$2\" && { echo 'points 0.5' >&2; exit 7; }\necho \"wanted yes in $ACTUAL_OUTPUT\" >&2\nexit 1\n"),
+        ("check.sh", "#!/bin/sh\n[ -f \"$1\" ] && [ -f \"$2\" ] && [ -f \"$3\" ] || exit 3\ngrep -q yes \"$2\" && exit 0\ngrep -q half \"$2\" && { echo 'points 0.5' >&2; exit 7; }\ngrep -q pc30 \"$2\" && exit 46\ngrep -q much \"$2\" && { echo 'points 50' >&2; exit 7; }\necho \"wanted yes in $ACTUAL_OUTPUT\" >&2\nexit 1\n"),
         ("cases/ac/input.txt", "print yes\n"),
         ("cases/wa/input.txt", "print no\n"),
         ("cases/partial/input.txt", "print half\n"),
+        ("cases/partial/case.toml", "points = 4\n"),
+        ("cases/pc/input.txt", "print pc30\n"),
+        ("cases/too-many/input.txt", "print much\n"),
     ]);
     let checker = format!("sh {}", dir.path().join("check.sh").display());
     let out = judge()
@@ -545,9 +548,15 @@ fn external_checkers_speak_testlib() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("ac       AC"), "{text}");
     assert!(text.contains("the checker says WA: wanted yes in"), "{text}");
-    assert!(text.contains("partial points: points 0.5"), "{text}");
+    // Partial points are their own verdict, with the points in a column and a total.
+    let row = |name: &str| text.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap_or("").to_string();
+    assert!(row("partial").contains("PC") && row("partial").contains("2/4"), "{text}");
+    assert!(row("partial").contains("partial points: points 0.5"), "{text}");
+    assert!(row("pc").contains("PC") && row("pc").contains("0.3/1"), "_pc(30) is 46: {text}");
+    assert!(row("too-many").contains("IE") && row("too-many").contains("from 0 to 1"), "{text}");
+    assert!(row("ac").contains(" AC ") && row("ac").contains("1/1") && row("wa").contains("0/1"), "{text}");
+    assert!(text.ends_with("1 passed, 4 failed; score 3.3 / 8\n"), "{text}");
 }
 
 #[test]
@@ -646,7 +655,7 @@ fn checker_output_limit_color_stderr_limit_and_jobs_flags() {
         .args(["--checker", "fuzzy"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("use lines, exact, tokens, float, float9 or sudoku"));
+        .stderr(predicate::str::contains("use lines, exact, tokens, sudoku, float (1e-6) or floatN"));
     judge()
         .arg(dir.path())
         .args(["--solver", "@fixture", "--filter", "b", "--output-limit", "64KiB"])

@@ -11,9 +11,10 @@ use clap::Parser;
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
-Verdicts: AC accepted, WA wrong answer, PE presentation error, TLE time, MLE memory, OLE output,
-RE runtime error (exit code or signal), IE internal error (bad case or checker), OK ran cleanly
-with nothing to compare, SK skipped. Precedence: IE > TLE > MLE > OLE > RE > PE/WA > AC.
+Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points, TLE time,
+MLE memory, OLE output, RE runtime error (exit code or signal), IE internal error (bad case or
+checker), OK ran cleanly with nothing to compare, SK skipped.
+Precedence: IE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
 
 Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
@@ -107,11 +108,14 @@ pub struct JudgingArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub output_limit: Option<u64>,
 
-    /// Built-in checker for every case: lines, exact, tokens, float, float9 or sudoku [default: case.toml's, or lines].
+    /// Built-in checker for every case: lines, exact, tokens, sudoku, float (numbers within 1e-6) or floatN
+    /// (within 1e-N) [default: case.toml's, or lines].
     #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
     pub checker: Option<CheckerKind>,
 
-    /// External testlib-style checker, run as `CMD input output answer`.
+    /// External testlib-style checker, run as `CMD input output answer`. Its exit code: 0 AC, 1 WA, 2 or 4 PE,
+    /// 3 checker failure (IE), 7 partial (`points X` on stderr, X from 0 to 1 of the case's points),
+    /// 16+k partial (testlib `_pc(k)`: k% of the points); its stderr is shown as feedback.
     #[arg(long, value_name = "CMD", conflicts_with = "checker")]
     pub checker_cmd: Option<String>,
 }

@@ -61,7 +61,7 @@ fn case_toml(options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> String
         options.solver_text,
     );
     match &options.judge.checker {
-        Some(Checker::Builtin(kind)) => text += &format!("checker = {}\n", quoted(kind.name())),
+        Some(Checker::Builtin(kind)) => text += &format!("checker = {}\n", quoted(&kind.name())),
         Some(Checker::External(program)) => {
             // Absolute, so that the folder replays from anywhere.
             let path = std::fs::canonicalize(&program.program).unwrap_or_else(|_| program.program.clone().into());
