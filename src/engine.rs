@@ -110,6 +110,41 @@ pub struct CaseResult {
     /// Whether case.toml gave this case points (so the report shows scores).
     #[serde(skip)]
     pub scored: bool,
+    /// The first lines of the input of a failed case (see [`input_head`]), for the report.
+    #[serde(skip)]
+    pub input_head: Option<InputHead>,
+}
+
+/// The head of a case's input as a report shows it: at most [`HEAD_LINES`] lines of at most
+/// [`HEAD_LINE_BYTES`] bytes each, and whether there is more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputHead {
+    pub lines: Vec<Vec<u8>>,
+    pub more: bool,
+}
+
+pub const HEAD_LINES: usize = 10;
+pub const HEAD_LINE_BYTES: usize = 160;
+
+/// Reads the head of `input` without reading it whole (an input may be gigabytes).
+pub fn input_head(input: &Path) -> Option<InputHead> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    let file = std::fs::File::open(input).ok()?;
+    file.take((HEAD_LINES * (HEAD_LINE_BYTES + 1024)) as u64).read_to_end(&mut buf).ok()?;
+    let mut lines: Vec<Vec<u8>> = buf.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    if lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    let more = lines.len() > HEAD_LINES || std::fs::metadata(input).ok()?.len() > buf.len() as u64;
+    lines.truncate(HEAD_LINES);
+    for line in &mut lines {
+        if line.len() > HEAD_LINE_BYTES {
+            line.truncate(HEAD_LINE_BYTES);
+            line.extend_from_slice("…".as_bytes());
+        }
+    }
+    Some(InputHead { lines, more })
 }
 
 /// The reference solution's run on a case: it must end cleanly (`OK`) for its output to be
@@ -175,6 +210,7 @@ impl CaseResult {
             points: 0.0,
             max_points: case.config.points.unwrap_or(1.0),
             scored: case.config.points.is_some(),
+            input_head: None,
         }
     }
 }
@@ -310,6 +346,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         diff,
         reference: reference.map(|(run, _, _)| run),
         points: share * case.config.points.unwrap_or(1.0),
+        input_head: if passes(case, verdict) { None } else { input_head(input) },
         ..CaseResult::without_run(case, limits, verdict, detail)
     }
 }
@@ -349,4 +386,26 @@ pub fn tally(results: &[CaseResult]) -> (usize, usize, usize) {
     let skipped = results.iter().filter(|r| r.verdict == Verdict::Sk && !r.passed).count();
     let passed = results.iter().filter(|r| r.passed).count();
     (passed, results.len() - passed - skipped, skipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_input_head_is_bounded_in_lines_and_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input.txt");
+        let long = "9".repeat(1000);
+        let text: String =
+            std::iter::once(long.clone()).chain((1..30).map(|i| i.to_string())).collect::<Vec<_>>().join("\n");
+        std::fs::write(&path, text).unwrap();
+        let head = input_head(&path).unwrap();
+        assert_eq!(head.lines.len(), HEAD_LINES);
+        assert_eq!(head.lines[0], format!("{}…", &long[..HEAD_LINE_BYTES]).into_bytes());
+        assert_eq!(head.lines[1], b"1");
+        assert!(head.more);
+        std::fs::write(&path, "1\n2\n").unwrap();
+        assert_eq!(input_head(&path), Some(InputHead { lines: vec![b"1".to_vec(), b"2".to_vec()], more: false }));
+    }
 }

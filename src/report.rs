@@ -142,6 +142,15 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
         if !r.detail.is_empty() {
             let _ = writeln!(s, "{}", r.detail);
         }
+        if let Some(head) = &r.input_head {
+            let _ = writeln!(s, "input (head):");
+            for line in &head.lines {
+                let _ = writeln!(s, "  {}", String::from_utf8_lossy(line).trim_end_matches('\r'));
+            }
+            if head.more {
+                let _ = writeln!(s, "  ...");
+            }
+        }
         if let Some(w) = &r.diff {
             let from = if w.from_line > 1 { format!(" from line {}", w.from_line) } else { String::new() };
             let legend = "- expected, + output; · space, → tab, ␍ CR";

@@ -339,12 +339,11 @@ fn judge_passes_the_bundled_harness_cases() {
 #[test]
 fn judge_shows_a_whitespace_visible_diff_and_exits_1() {
     let dir = folder(&[("a/input.txt", "print 1  2\n"), ("a/expected.txt", "1 3\n")]);
-    judge()
-        .arg(dir.path())
-        .args(["--solver", "@fixture"])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("-1·3\n+1··2").and(predicate::str::ends_with("0 passed, 1 failed\n")));
+    judge().arg(dir.path()).args(["--solver", "@fixture"]).assert().code(1).stdout(
+        predicate::str::contains("-1·3\n+1··2")
+            .and(predicate::str::contains("input (head):\n  print 1  2\n"))
+            .and(predicate::str::ends_with("0 passed, 1 failed\n")),
+    );
 }
 
 #[test]
