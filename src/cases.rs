@@ -45,6 +45,8 @@ pub struct CaseFile {
     pub tags: Vec<String>,
     /// What the case is worth when scores are kept (default 1).
     pub points: Option<f64>,
+    /// How to build a `solver` given as a source file: `{src}` and `{out}` are replaced.
+    pub compiler_cmd: Option<String>,
 }
 
 /// `case.toml`, read and checked.
@@ -59,6 +61,7 @@ pub struct CaseConfig {
     pub solver: Option<String>,
     pub tags: Vec<String>,
     pub points: Option<f64>,
+    pub compiler_cmd: Option<String>,
     /// The folder a relative `solver` path is taken from: that of the case.toml naming it.
     pub solver_dir: Option<PathBuf>,
     /// The folder a relative `checker_cmd` path is taken from.
@@ -88,6 +91,7 @@ impl CaseConfig {
             solver,
             tags,
             points: self.points.or(outer.points),
+            compiler_cmd: self.compiler_cmd.or(outer.compiler_cmd),
             solver_dir,
             checker_dir,
         }
@@ -97,7 +101,12 @@ impl CaseConfig {
     pub fn parse(text: &str) -> Result<CaseConfig, String> {
         let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
         let field = |name: &str, e: String| format!("{name}: {e}");
-        let mut config = CaseConfig { tags: file.tags, solver: file.solver, ..CaseConfig::default() };
+        let mut config = CaseConfig {
+            tags: file.tags,
+            solver: file.solver,
+            compiler_cmd: file.compiler_cmd,
+            ..CaseConfig::default()
+        };
         if let Some(p) = file.points {
             if !(p.is_finite() && p >= 0.0) {
                 return Err(field("points", format!("{p} is not a number of points: use 0 or more")));

@@ -37,6 +37,11 @@ pub struct Options {
     pub keep_output: bool,
     /// A trusted solution whose output, on each case's input, replaces the expected output.
     pub reference: Option<Program>,
+    /// The build command for solvers given as source files (`--compiler-cmd`); beats
+    /// case.toml's `compiler_cmd` and the language's default.
+    pub compiler_cmd: Option<String>,
+    /// Why the solver could not be built, when it could not: its cases are CE.
+    pub solver_error: Option<String>,
 }
 
 impl Options {
@@ -68,6 +73,8 @@ impl Options {
             fail_fast: false,
             keep_output: false,
             reference: None,
+            compiler_cmd: None,
+            solver_error: None,
         }
     }
 }
@@ -288,10 +295,23 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let folder = input.parent().unwrap_or(Path::new("."));
     let solver = match &case.config.solver {
         Some(text) => match parse_command(text, &options.builtin_exe) {
-            Ok(p) => beside(p, case.config.solver_dir.as_deref().unwrap_or(folder)),
+            Ok(p) => {
+                let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
+                match crate::build::prepare(beside(p, case.config.solver_dir.as_deref().unwrap_or(folder)), compiler) {
+                    Ok(p) => p,
+                    Err(e) => return CaseResult::without_run(case, limits, Verdict::Ce, e.to_string()),
+                }
+            }
             Err(e) => return ie(format!("case.toml: solver: {e}")),
         },
-        None => options.solver.clone(),
+        None => match &options.solver_error {
+            Some(why) => {
+                let first = why.lines().next().unwrap_or_default();
+                let detail = format!("{first} (compiler's message on stderr)");
+                return CaseResult::without_run(case, limits, Verdict::Ce, detail);
+            }
+            None => options.solver.clone(),
+        },
     };
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),

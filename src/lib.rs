@@ -18,6 +18,8 @@
 //!   exit) to a verdict. A verdict is a value, never an `Err`.
 //! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, float, the Sudoku special
 //!   judge, testlib-style external programs).
+//! - [`build`]: the compile step for solvers given as sources (`main.cpp`, `main.rs`...),
+//!   through [`exec`] like any program, cached by content and command; a failure is CE.
 //! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
 //! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions
 //!   returning text or bytes.
@@ -42,6 +44,7 @@
 //!
 //! 0 every case passed; 1 some case failed; 2 usage or configuration error; 3 internal error.
 
+pub mod build;
 pub mod cases;
 pub mod check;
 pub mod cli;

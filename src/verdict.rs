@@ -36,6 +36,9 @@ pub enum Verdict {
     /// Internal error: the case or the checker could not be used.
     #[serde(rename = "IE")]
     Ie,
+    /// Compile error: the solver's source did not build.
+    #[serde(rename = "CE")]
+    Ce,
     /// Ran cleanly with nothing to compare against.
     #[serde(rename = "OK")]
     Ok,
@@ -44,7 +47,7 @@ pub enum Verdict {
     Sk,
 }
 
-pub const ALL_VERDICTS: [Verdict; 11] = [
+pub const ALL_VERDICTS: [Verdict; 12] = [
     Verdict::Ac,
     Verdict::Wa,
     Verdict::Pe,
@@ -54,6 +57,7 @@ pub const ALL_VERDICTS: [Verdict; 11] = [
     Verdict::Ole,
     Verdict::Re,
     Verdict::Ie,
+    Verdict::Ce,
     Verdict::Ok,
     Verdict::Sk,
 ];
@@ -70,6 +74,7 @@ impl Verdict {
             Verdict::Ole => "OLE",
             Verdict::Re => "RE",
             Verdict::Ie => "IE",
+            Verdict::Ce => "CE",
             Verdict::Ok => "OK",
             Verdict::Sk => "SK",
         }
@@ -90,7 +95,8 @@ impl Verdict {
     /// Rank in the precedence order (higher wins when several apply).
     pub fn rank(self) -> u8 {
         match self {
-            Verdict::Ie => 9,
+            Verdict::Ie => 10,
+            Verdict::Ce => 9,
             Verdict::Tle => 8,
             Verdict::Mle => 7,
             Verdict::Ole => 6,

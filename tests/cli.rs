@@ -264,6 +264,9 @@ mod gen_cli;
 #[path = "support/stress_cli.rs"]
 mod stress_cli;
 
+#[path = "support/build_cli.rs"]
+mod build_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.

@@ -44,6 +44,9 @@ fn run() -> i32 {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    if let Some(e) = &options.solver_error {
+        eprintln!("judge: CE: {e}");
+    }
     let Some(paths) = sudoku_judge::cli::paths_or_default(&cli.paths) else {
         return usage("no path given and no cases/, test/ or tests/ folder here: name the folder to judge".into());
     };

@@ -118,6 +118,12 @@ pub struct JudgingArgs {
     /// 16+k partial (testlib `_pc(k)`: k% of the points); its stderr is shown as feedback.
     #[arg(long, value_name = "CMD", conflicts_with = "checker")]
     pub checker_cmd: Option<String>,
+
+    /// How to build a solver, reference or checker given as a source file (.c, .cpp, .cc, .rs,
+    /// .py), with {src} and {out} for the source and the program built, e.g.
+    /// "g++-9 -O2 -std=c++14 -o {out} {src}" [default: by language, see README].
+    #[arg(long, value_name = "CMD", alias = "compile-cmd")]
+    pub compiler_cmd: Option<String>,
 }
 
 impl JudgingArgs {
@@ -125,7 +131,9 @@ impl JudgingArgs {
     pub fn checker(&self, builtin_exe: &std::path::Path) -> Result<Option<Checker>, String> {
         Ok(match (&self.checker, &self.checker_cmd) {
             (Some(kind), _) => Some(Checker::Builtin(*kind)),
-            (None, Some(cmd)) => Some(Checker::External(resolve(cmd, builtin_exe, "--checker-cmd")?)),
+            (None, Some(cmd)) => {
+                Some(Checker::External(resolve(cmd, builtin_exe, "--checker-cmd", self.compiler_cmd.as_deref())?))
+            }
             (None, None) => None,
         })
     }
@@ -137,16 +145,33 @@ impl JudgingArgs {
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
             checker: self.checker(builtin_exe)?,
+            compiler_cmd: self.compiler_cmd.clone(),
             ..options
         })
     }
 }
 
-/// A command from the command line, checked to exist (a built-in always does); `flag`
-/// names it in the error.
-pub(crate) fn resolve(text: &str, builtin_exe: &std::path::Path, flag: &str) -> Result<Program, String> {
+/// A command from the command line, built first when it is a source file (with `compiler`
+/// or the language's default), and checked to exist (a built-in always does); `flag` names
+/// it in the error. A build that fails is an error here: only the solver's is a verdict.
+pub(crate) fn resolve(
+    text: &str,
+    builtin_exe: &std::path::Path,
+    flag: &str,
+    compiler: Option<&str>,
+) -> Result<Program, String> {
     let program = engine::parse_command(text, builtin_exe).map_err(|e| format!("{flag}: {e}"))?;
+    crate::exec::use_launcher(builtin_exe);
+    let program = crate::build::prepare(program, compiler).map_err(|e| format!("{flag}: CE: {e}"))?;
     checked(program).map_err(|e| format!("{flag}: {e}"))
+}
+
+/// The solver ready to run, or why its source did not build (its cases are then CE).
+pub(crate) fn build_solver(program: Program, compiler: Option<&str>) -> Result<(Program, Option<String>), String> {
+    match crate::build::prepare(program.clone(), compiler) {
+        Ok(built) => Ok((checked(built)?, None)),
+        Err(e) => Ok((program, Some(e.to_string()))),
+    }
 }
 
 /// `program`, unless it is not built in and cannot be found.
@@ -166,8 +191,10 @@ impl Cli {
             engine::from_words(&self.command, &builtin_exe)
         }
         .map_err(|e| format!("--solver: {e}"))?;
-        let solver = checked(solver)?;
-        let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref")).transpose()?;
+        crate::exec::use_launcher(&builtin_exe);
+        let compiler = self.judging.compiler_cmd.as_deref();
+        let (solver, solver_error) = build_solver(solver, compiler)?;
+        let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
         let options = Options {
             jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },
             repeat: usize::from(self.repeat),
@@ -178,7 +205,7 @@ impl Cli {
             reference,
             ..Options::new(solver, builtin_exe.clone())
         };
-        self.judging.apply(options, &builtin_exe)
+        Ok(Options { solver_error, ..self.judging.apply(options, &builtin_exe)? })
     }
 }
 

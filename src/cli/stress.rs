@@ -1,6 +1,6 @@
 //! `judge stress`: its command line, turned into [`StressOptions`], and where its report goes.
 
-use super::{checked, cores, resolve, JudgingArgs};
+use super::{build_solver, cores, resolve, JudgingArgs};
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
 use crate::limits::parse_time;
@@ -78,16 +78,20 @@ pub struct StressCli {
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
         let solver = if self.command.is_empty() {
-            resolve(&self.solver, &exe, "--solver")?
+            engine::parse_command(&self.solver, &exe)
         } else {
-            checked(engine::from_words(&self.command, &exe).map_err(|e| format!("--solver: {e}"))?)?
-        };
-        let generator = resolve(&self.generator, &exe, "--gen")?;
-        let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref")).transpose()?;
+            engine::from_words(&self.command, &exe)
+        }
+        .map_err(|e| format!("--solver: {e}"))?;
+        crate::exec::use_launcher(&exe);
+        let compiler = self.judging.compiler_cmd.as_deref();
+        let (solver, solver_error) = build_solver(solver, compiler)?;
+        let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
+        let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;
         let ours = self.generator.trim_start().starts_with("@gen");
         let options =
             Options { jobs: usize::from(self.jobs).min(cores()), reference, ..Options::new(solver, exe.clone()) };
-        let mut judge = self.judging.apply(options, &exe)?;
+        let mut judge = Options { solver_error, ..self.judging.apply(options, &exe)? };
         if judge.checker.is_none() {
             let kind = if ours { CheckerKind::Sudoku } else { CheckerKind::Lines };
             judge.checker = Some(Checker::Builtin(kind));
@@ -126,7 +130,10 @@ pub fn main(args: &[String], exe: PathBuf) -> i32 {
             return 2;
         }
     };
-    crate::exec::use_launcher(&options.judge.builtin_exe);
+    if let Some(e) = &options.judge.solver_error {
+        eprintln!("judge stress: CE: {e}");
+        return 1;
+    }
     let live = std::io::stderr().is_terminal();
     let report = stress::run(&options, &|p| {
         if live {

@@ -1,0 +1,201 @@
+//! The compile step: a solver given as a source file (`main.cpp`, `main.c`, `main.rs`,
+//! `main.py`) is built once, the way a judge builds it, into a cache keyed by the source's
+//! bytes and the exact command; a failed build is a compile error (CE), never a crash.
+//!
+//! The compiler runs through [`crate::exec::run`] like any other program (contained, with
+//! limits), so a compiler that hangs or forks cannot outlive the build either.
+
+use crate::exec::{self, Program};
+use crate::limits::Limits;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The languages built before judging, by file extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    C,
+    Cpp,
+    Rust,
+    Python,
+}
+
+impl Language {
+    /// The language of a source file, by its extension.
+    pub fn of(path: &Path) -> Option<Language> {
+        match path.extension()?.to_str()? {
+            "c" => Some(Language::C),
+            "cpp" | "cc" | "cxx" | "c++" => Some(Language::Cpp),
+            "rs" => Some(Language::Rust),
+            "py" => Some(Language::Python),
+            _ => None,
+        }
+    }
+
+    /// The default build command, with `{src}` and `{out}` for the source and the program
+    /// built. Python is only checked for syntax (`{out}` is not used, and no `__pycache__` is
+    /// left beside the source) and then run by `python3`.
+    pub fn default_command(self) -> &'static str {
+        match self {
+            Language::C => "gcc -O2 -std=gnu11 -o {out} {src} -lm",
+            Language::Cpp => "g++ -O2 -std=gnu++17 -o {out} {src}",
+            Language::Rust => "rustc --edition 2021 -O -o {out} {src}",
+            Language::Python => {
+                "python3 -c \"import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')\" {src}"
+            }
+        }
+    }
+}
+
+/// A build that failed: the command run and what the compiler said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub source: PathBuf,
+    pub command: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (how, said) = self.message.split_once('\n').unwrap_or((&self.message, ""));
+        write!(f, "{} did not compile: {how} (`{}`)", self.source.display(), self.command)?;
+        if !said.trim().is_empty() {
+            write!(f, "\n{}", said.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+/// How long a build may take: generous, since heavy templates take seconds.
+const BUILD_TIME: Duration = Duration::from_secs(60);
+
+/// `program` ready to run: unchanged unless its first word is a source file, which is then
+/// built (or found in the cache) with `command` or its language's default.
+pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, CompileError> {
+    let source = PathBuf::from(&program.program);
+    let Some(language) = Language::of(&source).filter(|_| source.is_file()) else {
+        return Ok(program);
+    };
+    let template = command.unwrap_or(language.default_command());
+    let fail = |message: String| CompileError { source: source.clone(), command: template.to_string(), message };
+    let bytes = std::fs::read(&source).map_err(|e| fail(format!("cannot read the source: {e}")))?;
+    let dir = cache_dir().map_err(|e| fail(format!("cannot make the build cache: {e}")))?;
+    let out = dir.join(format!("{}-{}", key(&bytes, template), stem(&source)));
+    if !out.exists() {
+        build(&source, template, &out).map_err(fail)?;
+    }
+    Ok(match language {
+        Language::Python => {
+            let mut args = vec![source.into_os_string()];
+            args.extend(program.args);
+            Program { program: "python3".into(), args, env: program.env }
+        }
+        _ => Program { program: out.into_os_string(), ..program },
+    })
+}
+
+/// Runs the build into a temporary name, then renames it into place: two judges building
+/// the same source at once never run a half-written program.
+fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
+    let partial = out.with_extension(format!("partial-{}", std::process::id()));
+    let absolute = std::fs::canonicalize(source).map_err(|e| e.to_string())?;
+    let words = shlex::split(template).ok_or_else(|| "cannot split the build command into words".to_string())?;
+    let words: Vec<OsString> = words
+        .iter()
+        .map(|w| w.replace("{src}", &absolute.to_string_lossy()).replace("{out}", &partial.to_string_lossy()).into())
+        .collect();
+    let Some((first, rest)) = words.split_first() else { return Err("the build command is empty".into()) };
+    let compiler = Program { program: first.clone(), args: rest.to_vec(), env: Vec::new() };
+    let limits = Limits { time: BUILD_TIME, memory_kib: 4 << 20, output_bytes: 1 << 20, wall_factor: 1 };
+    let facts = exec::run(&compiler, Path::new("/dev/null"), &limits);
+    let said = |head: String| {
+        let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();
+        if let Ok(stdout) = facts.stdout.read_all() {
+            text += &String::from_utf8_lossy(&stdout);
+        }
+        if text.trim().is_empty() {
+            head
+        } else {
+            format!("{head}\n{}", text.trim_end())
+        }
+    };
+    if let Some(e) = &facts.spawn_error {
+        return Err(format!("the compiler did not start: {e}"));
+    }
+    if facts.watchdog_killed || facts.signal.is_some() || facts.exit_code != Some(0) {
+        let how = match (facts.exit_code, facts.signal) {
+            _ if facts.watchdog_killed => "ran out of time".to_string(),
+            (Some(code), _) => format!("exited {code}"),
+            (None, Some(sig)) => format!("died of {}", crate::verdict::signal_name(sig)),
+            (None, None) => "ended without a status".to_string(),
+        };
+        let _ = std::fs::remove_file(&partial);
+        return Err(said(format!("the compiler {how}")));
+    }
+    if !partial.exists() {
+        // A syntax check (Python) writes nothing: a marker records that it passed.
+        std::fs::write(&partial, b"").map_err(|e| e.to_string())?;
+    }
+    std::fs::rename(&partial, out).map_err(|e| e.to_string())
+}
+
+/// Where built programs are kept: `$XDG_CACHE_HOME/sudoku-judge/build`, else
+/// `~/.cache/sudoku-judge/build`, else the temporary folder.
+pub fn cache_dir() -> std::io::Result<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join("sudoku-judge").join("build");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// 128 bits of two independent 64-bit hashes of the command and the source.
+fn key(source: &[u8], command: &str) -> String {
+    let fnv = |seed: u64| {
+        command
+            .bytes()
+            .chain([0])
+            .chain(source.iter().copied())
+            .fold(seed, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    };
+    format!("{:016x}{:016x}", fnv(0xcbf2_9ce4_8422_2325), fnv(0x8422_2325_cbf2_9ce4 ^ source.len() as u64))
+}
+
+fn stem(source: &Path) -> String {
+    source
+        .file_stem()
+        .map_or_else(|| "solver".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric(), "_"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_by_extension() {
+        assert_eq!(Language::of(Path::new("a/main.cpp")), Some(Language::Cpp));
+        assert_eq!(Language::of(Path::new("main.cc")), Some(Language::Cpp));
+        assert_eq!(Language::of(Path::new("main.c")), Some(Language::C));
+        assert_eq!(Language::of(Path::new("main.rs")), Some(Language::Rust));
+        assert_eq!(Language::of(Path::new("main.py")), Some(Language::Python));
+        assert_eq!(Language::of(Path::new("a.out")), None);
+    }
+
+    #[test]
+    fn the_key_follows_the_source_and_the_command() {
+        let k = key(b"int main(){}", "g++ {src}");
+        assert_eq!(k, key(b"int main(){}", "g++ {src}"));
+        assert_ne!(k, key(b"int main(){} ", "g++ {src}"));
+        assert_ne!(k, key(b"int main(){}", "g++ -O2 {src}"));
+        assert_eq!(k.len(), 32);
+    }
+
+    #[test]
+    fn a_program_that_is_not_a_source_is_left_alone() {
+        let p = Program { program: "python3".into(), args: vec!["x.py".into()], env: Vec::new() };
+        assert_eq!(prepare(p.clone(), None), Ok(p));
+    }
+}

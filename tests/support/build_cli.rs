@@ -1,0 +1,88 @@
+//! The compile step from the outside: a solver given as a source is built once into the
+//! cache, a failed build is CE for the run with the compiler's message, and `--compiler-cmd`
+//! replaces the default command. Only rustc and sh are assumed (CI has nothing else).
+
+use super::{folder, judge};
+use predicates::prelude::*;
+
+const ADD: &str = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n    let n: i64 = s.split_whitespace().map(|w| w.parse::<i64>().unwrap()).sum();\n    println!(\"{n}\");\n}\n";
+
+fn add_cases() -> tempfile::TempDir {
+    folder(&[
+        ("cases/a/input.txt", "1 2\n"),
+        ("cases/a/expected.txt", "3\n"),
+        ("cases/b/input.txt", "40 2\n"),
+        ("cases/b/expected.txt", "42\n"),
+    ])
+}
+
+#[test]
+fn a_rust_source_is_built_and_judged_and_a_broken_one_is_ce() {
+    let dir = add_cases();
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("add.rs"), ADD).unwrap();
+    std::fs::write(dir.path().join("broken.rs"), "fn main() { let x: u8 = \"no\"; }\n").unwrap();
+    let run = |solver: &str| {
+        let mut cmd = judge();
+        cmd.current_dir(dir.path()).env("XDG_CACHE_HOME", cache.path()).args(["cases", "--solver", solver]);
+        cmd.assert()
+    };
+    run("add.rs").success().stdout(predicate::str::ends_with("2 passed, 0 failed\n"));
+    let built = std::fs::read_dir(cache.path().join("sudoku-judge/build")).unwrap().count();
+    assert_eq!(built, 1, "one program in the cache");
+    run("broken.rs")
+        .code(1)
+        .stdout(
+            predicate::function(|out: &str| {
+                out.lines().filter(|l| l.split_whitespace().nth(1) == Some("CE")).count() == 2
+            })
+            .and(predicate::str::ends_with("0 passed, 2 failed\n")),
+        )
+        .stderr(
+            predicate::str::contains("judge: CE: broken.rs did not compile")
+                .and(predicate::str::contains("mismatched types")),
+        );
+}
+
+#[test]
+fn the_build_is_cached_by_source_and_command_and_the_command_can_be_replaced() {
+    let dir = add_cases();
+    let cache = tempfile::tempdir().unwrap();
+    let log = dir.path().join("builds.log");
+    // A "C" source that is really a shell script, "compiled" by copying: no C compiler needed.
+    std::fs::write(dir.path().join("add.c"), "#!/bin/sh\nread a b\necho $((a + b))\n").unwrap();
+    let compiler =
+        format!("sh -c 'echo built >> {}; cp \"$0\" \"$1\"; chmod +x \"$1\"' {{src}} {{out}}", log.display());
+    let run = || {
+        let mut cmd = judge();
+        cmd.current_dir(dir.path()).env("XDG_CACHE_HOME", cache.path()).args([
+            "cases",
+            "--solver",
+            "add.c",
+            "--compiler-cmd",
+            &compiler,
+        ]);
+        cmd.assert().success().stdout(predicate::str::ends_with("2 passed, 0 failed\n"));
+    };
+    let builds = || std::fs::read_to_string(&log).unwrap_or_default().lines().count();
+    run();
+    run();
+    assert_eq!(builds(), 1, "the second run uses the cache");
+    std::fs::write(dir.path().join("add.c"), "#!/bin/sh\nread a b\necho $((b + a))\n").unwrap();
+    run();
+    assert_eq!(builds(), 2, "a changed source is built again");
+}
+
+#[test]
+fn a_reference_that_does_not_build_is_a_usage_error() {
+    let dir = add_cases();
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("broken.rs"), "fn main() {\n").unwrap();
+    judge()
+        .current_dir(dir.path())
+        .env("XDG_CACHE_HOME", cache.path())
+        .args(["cases", "--solver", "@fixture", "--ref", "broken.rs"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--ref: CE: broken.rs did not compile"));
+}
