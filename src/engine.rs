@@ -30,8 +30,10 @@ pub struct Options {
     pub filter: Option<String>,
     /// Only cases with any of these tags (all cases when empty)...
     pub tags: Vec<String>,
-    /// ...and none of these.
+    /// ...and none of these...
     pub skip_tags: Vec<String>,
+    /// ...and, with `--problem`, this one (the problem's suite).
+    pub suite: Option<String>,
     pub fail_fast: bool,
     /// Keep each case's stdout in its result (for snapshots); off, only a diff is kept.
     pub keep_output: bool,
@@ -75,6 +77,7 @@ impl Options {
             reference: None,
             compiler_cmd: None,
             solver_error: None,
+            suite: None,
         }
     }
 }
@@ -254,13 +257,15 @@ fn beside(mut program: Program, folder: &Path) -> Program {
     program
 }
 
-/// The cases chosen by `options`, in order: the name contains the filter, some tag is among
-/// `tags` (when any are asked for), and no tag is among `skip_tags`.
+/// The cases chosen by `options`, in order: the name contains the filter, the case is in the
+/// suite (when one is asked for), some tag is among `tags` (when any are asked for), and no
+/// tag is among `skip_tags`.
 pub fn select<'a>(cases: &'a [Case], options: &Options) -> Vec<&'a Case> {
     let tagged = |c: &Case, wanted: &[String]| c.config.tags.iter().any(|t| wanted.contains(t));
     cases
         .iter()
         .filter(|c| options.filter.as_deref().map_or(true, |f| c.name.contains(f)))
+        .filter(|c| options.suite.as_ref().map_or(true, |s| c.config.tags.contains(s)))
         .filter(|c| options.tags.is_empty() || tagged(c, &options.tags))
         .filter(|c| !tagged(c, &options.skip_tags))
         .collect()

@@ -55,6 +55,7 @@ pub mod gen;
 pub mod launcher;
 pub mod layouts;
 pub mod limits;
+pub mod problems;
 pub mod proctree;
 pub mod report;
 pub mod spool;

@@ -11,6 +11,7 @@ use std::path::Path;
 use sudoku_judge::cases::{discover, Case};
 use sudoku_judge::check::CheckerKind;
 use sudoku_judge::engine::{self, Options};
+use sudoku_judge::problems;
 use sudoku_judge::solver::{Reader, Solver};
 use sudoku_judge::sudoku_check;
 use sudoku_judge::verdict::{CheckOutcome, Verdict};
@@ -131,12 +132,73 @@ fn validate_expected(case: &Case) -> Result<(), Failed> {
     }
 }
 
+/// The problems whose suite `case` belongs in: its input is exactly what that judge sends,
+/// it is an ordinary solver case with an expected output, and every puzzle in it has a
+/// solution (exactly one where the judge promises that).
+fn suites_of(case: &Case) -> Vec<&'static str> {
+    let (Some(input), Some(expected)) = (&case.input, &case.expected) else { return Vec::new() };
+    if case.config.solver.is_some() || case.config.expect.is_some() {
+        return Vec::new();
+    }
+    let (Ok(input), Ok(expected)) = (std::fs::read(input), std::fs::read(expected)) else { return Vec::new() };
+    if String::from_utf8_lossy(&expected).contains("no solution") {
+        return Vec::new();
+    }
+    let mut solver = Solver::new();
+    let mut counts = Vec::new();
+    let mut reader = Reader::new(&input);
+    while let Some(Ok(puzzle)) = reader.next_case() {
+        counts.push(solver.count(&puzzle, 2));
+    }
+    problems::PROBLEMS
+        .iter()
+        .filter(|p| p.obeys(&input).is_ok())
+        .filter(|p| counts.iter().all(|&n| if p.unique { n == 1 } else { n >= 1 }))
+        .map(|p| p.name)
+        .collect()
+}
+
+/// Every case is tagged with exactly the suites it belongs in, and each suite has 20 cases or
+/// more. On a mismatch the message lists the tags each case should have.
+fn suites_are_honest(cases: &[Case]) -> Result<(), Failed> {
+    let mut wrong = Vec::new();
+    let mut sizes = std::collections::BTreeMap::new();
+    for case in cases {
+        let want = suites_of(case);
+        for name in &want {
+            *sizes.entry(*name).or_insert(0) += 1;
+        }
+        let have: Vec<&str> = case
+            .config
+            .tags
+            .iter()
+            .map(String::as_str)
+            .filter(|t| problems::PROBLEMS.iter().any(|p| p.name == *t))
+            .collect();
+        if have != want {
+            wrong.push(format!("{}: tagged {have:?}, belongs in {want:?}", case.name));
+        }
+    }
+    if !wrong.is_empty() {
+        return Err(format!("suite tags disagree with the inputs:\n{}", wrong.join("\n")).into());
+    }
+    for p in problems::PROBLEMS {
+        let n = sizes.get(p.name).copied().unwrap_or(0);
+        if n < 20 {
+            return Err(format!("the {} suite has {n} cases; it needs 20", p.name).into());
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).expect("package root");
     let args = Arguments::from_args();
     let cases = discover(&[Path::new("cases").to_path_buf()]).expect("cases/ is readable");
     assert!(cases.len() >= 100, "the corpus shrank to {} cases", cases.len());
     let mut trials = Vec::new();
+    let all = cases.clone();
+    trials.push(Trial::test("suites::tags_match_the_inputs", move || suites_are_honest(&all)));
     for case in cases {
         let name = case.name.replace('/', "::");
         let is_sudoku = matches!(case.config.checker, Some(CheckerKind::Sudoku | CheckerKind::Lines))

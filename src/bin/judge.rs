@@ -75,6 +75,9 @@ fn run() -> i32 {
         if let Some(f) = &options.filter {
             asked.push(format!("a name containing '{f}'"));
         }
+        if let Some(suite) = &options.suite {
+            asked.push(format!("the tag {suite} (--problem)"));
+        }
         if !options.tags.is_empty() {
             asked.push(format!("a tag among {}", options.tags.join(", ")));
         }

@@ -80,6 +80,12 @@ pub struct Cli {
     #[arg(long = "skip-tag", value_name = "T")]
     pub skip_tags: Vec<String>,
 
+    /// Judge as that problem's judge does: its suite (cases tagged NAME), its time and memory
+    /// limits and its checker, unless flags say otherwise. NAME: poj2676, poj3074, acwing166,
+    /// luogu1784 or samurai. Cases tagged `hard` need a fast solver (--skip-tag hard).
+    #[arg(long, value_name = "NAME", value_parser = crate::problems::find)]
+    pub problem: Option<crate::problems::Problem>,
+
     /// Stop at the first failing case; the rest are SK.
     #[arg(long)]
     pub fail_fast: bool,
@@ -200,12 +206,24 @@ impl Cli {
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             tags: self.tags.clone(),
+            suite: self.problem.map(|p| p.name.to_string()),
             skip_tags: self.skip_tags.clone(),
             fail_fast: self.fail_fast,
             reference,
             ..Options::new(solver, builtin_exe.clone())
         };
-        Ok(Options { solver_error, ..self.judging.apply(options, &builtin_exe)? })
+        let options = self.judging.apply(options, &builtin_exe)?;
+        Ok(match self.problem {
+            // The problem's judge sets what the flags leave open; case.toml cannot loosen it.
+            Some(p) => Options {
+                solver_error,
+                time_limit: options.time_limit.or(Some(p.time_limit)),
+                memory_kib: options.memory_kib.or(Some(p.memory_kib)),
+                checker: options.checker.or(Some(Checker::Builtin(p.checker))),
+                ..options
+            },
+            None => Options { solver_error, ..options },
+        })
     }
 }
 

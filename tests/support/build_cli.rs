@@ -86,3 +86,47 @@ fn a_reference_that_does_not_build_is_a_usage_error() {
         .code(2)
         .stderr(predicate::str::contains("--ref: CE: broken.rs did not compile"));
 }
+
+#[test]
+fn a_typical_accepted_solution_passes_each_problem_suite_but_the_hard_cases() {
+    // The bar for a suite: a plain depth-first solution, as judges accept, built from source
+    // and speaking the judge's own format, passes every case its judge could send.
+    let cache = tempfile::tempdir().unwrap();
+    for (problem, speaks) in
+        [("poj2676", "poj2676"), ("poj3074", "poj3074"), ("acwing166", "poj3074"), ("luogu1784", "luogu1784")]
+    {
+        let out = judge()
+            .env("XDG_CACHE_HOME", cache.path())
+            // The time limit is lifted so that a loaded machine cannot fail the test: what is
+            // tested is the format, and `hard` is decided against the judge's limit elsewhere.
+            .args(["--problem", problem, "--skip-tag", "hard", "--time-limit", "60s"])
+            .args(["--", "tests/fixtures/typical.rs", speaks])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{problem}: {text}{}", String::from_utf8_lossy(&out.stderr));
+        let passed: usize = text.lines().last().and_then(|l| l.split(' ').next()).and_then(|n| n.parse().ok()).unwrap();
+        assert!(passed >= 17, "{problem}: {text}");
+    }
+}
+
+#[test]
+fn a_problem_brings_its_judge_s_limits_and_checker_and_only_its_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    judge().args(["--problem", "luogu1784", "--json"]).arg(&report).assert().success();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let cases = json["cases"].as_array().unwrap();
+    assert!(cases.len() >= 20, "{} cases", cases.len());
+    for case in cases {
+        assert_eq!(case["limits"]["time"], 1000, "{case}");
+        assert_eq!(case["limits"]["memory_kib"], 128 * 1024, "{case}");
+    }
+    // --tag narrows the suite; it never widens it.
+    judge()
+        .args(["--problem", "poj2676", "--tag", "samurai"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the tag poj2676 (--problem)"));
+    judge().args(["--problem", "poj9999"]).assert().code(2).stderr(predicate::str::contains("use one of poj2676"));
+}

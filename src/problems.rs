@@ -1,0 +1,219 @@
+//! The Sudoku problems of real judges, each with its judge's limits and checker and the exact
+//! input format that judge sends: `judge --problem poj2676` runs that problem's suite (the
+//! cases tagged with its name) the way its judge would.
+//!
+//! The format check ([`Problem::obeys`]) is what keeps a suite honest: the case-corpus test
+//! requires every case tagged with a problem to obey that problem's format, so a suite never
+//! holds an input its judge could not send (a BOM, dots in POJ 2676, a missing `end`).
+
+use crate::check::CheckerKind;
+use std::time::Duration;
+
+/// A problem of a real judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The tag of its suite and the name `--problem` takes.
+    pub name: &'static str,
+    /// Where it is and what it sends, for `--help` and error messages.
+    pub title: &'static str,
+    pub time_limit: Duration,
+    pub memory_kib: u64,
+    pub checker: CheckerKind,
+    /// Whether its judge promises a unique solution (else any valid solution is right).
+    pub unique: bool,
+    format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// `T`, then T grids of 9 lines of 9 digits, `0` blank.
+    CountThenGrids,
+    /// Lines of 81 cells, `.` blank, then a line `end`.
+    LinesThenEnd,
+    /// One grid of 9 lines of 9 digits separated by single spaces, `0` blank.
+    SpacedGrid,
+    /// One Samurai canvas: 21 lines, the four corner grids and the centre one drawn.
+    SamuraiCanvas,
+}
+
+const MIB: u64 = 1024;
+
+/// Every problem `--problem` knows, with the limits its judge states.
+pub const PROBLEMS: [Problem; 5] = [
+    Problem {
+        name: "poj2676",
+        title: "POJ 2676 Sudoku: T, then T grids of 9 digit lines; special judge",
+        time_limit: Duration::from_millis(2000),
+        memory_kib: 64 * MIB,
+        checker: CheckerKind::Sudoku,
+        unique: false,
+        format: Format::CountThenGrids,
+    },
+    Problem {
+        name: "poj3074",
+        title: "POJ 3074 Sudoku: 81-cell lines with '.' blanks, then 'end'",
+        time_limit: Duration::from_millis(1000),
+        memory_kib: 64 * MIB,
+        checker: CheckerKind::Sudoku,
+        unique: true,
+        format: Format::LinesThenEnd,
+    },
+    Problem {
+        name: "acwing166",
+        title: "AcWing 166 Sudoku: 81-cell lines with '.' blanks, then 'end'",
+        time_limit: Duration::from_millis(1000),
+        memory_kib: 64 * MIB,
+        checker: CheckerKind::Sudoku,
+        unique: true,
+        format: Format::LinesThenEnd,
+    },
+    Problem {
+        name: "luogu1784",
+        title: "Luogu P1784 Sudoku: one grid of 9 lines of 9 spaced digits",
+        time_limit: Duration::from_millis(1000),
+        memory_kib: 128 * MIB,
+        checker: CheckerKind::Sudoku,
+        unique: true,
+        format: Format::SpacedGrid,
+    },
+    Problem {
+        name: "samurai",
+        title: "Samurai: one 21x21 canvas of five grids (this project's format)",
+        time_limit: Duration::from_millis(2000),
+        memory_kib: 64 * MIB,
+        checker: CheckerKind::Sudoku,
+        unique: true,
+        format: Format::SamuraiCanvas,
+    },
+];
+
+/// The problem named `name`; the error lists the ones there are.
+pub fn find(name: &str) -> Result<Problem, String> {
+    PROBLEMS.iter().copied().find(|p| p.name == name).ok_or_else(|| {
+        let names: Vec<&str> = PROBLEMS.iter().map(|p| p.name).collect();
+        format!("unknown problem '{name}': use one of {}", names.join(", "))
+    })
+}
+
+impl Problem {
+    /// Whether `input` is exactly what this problem's judge sends: every line ends in `\n`,
+    /// no CR, no BOM, no blank or comment lines. The error says where it first differs.
+    pub fn obeys(&self, input: &[u8]) -> Result<(), String> {
+        let Some(body) = input.strip_suffix(b"\n") else {
+            return Err("the input does not end with a newline".into());
+        };
+        let lines: Vec<&[u8]> = body.split(|&b| b == b'\n').collect();
+        let line_is =
+            |n: usize, ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("line {}: expected {what}", n + 1)) };
+        let digits = |l: &[u8], allowed: &dyn Fn(u8) -> bool| l.iter().all(|&b| allowed(b));
+        match self.format {
+            Format::CountThenGrids => {
+                let t = std::str::from_utf8(lines[0])
+                    .ok()
+                    .filter(|t| !t.starts_with('0') && digits(lines[0], &|b| b.is_ascii_digit()));
+                let t: usize =
+                    t.and_then(|t| t.parse().ok()).ok_or("line 1: expected the number of cases, 1 or more")?;
+                line_is(lines.len(), lines.len() == 1 + 9 * t, &format!("{} lines in all, for {t} cases", 1 + 9 * t))?;
+                for (n, l) in lines.iter().enumerate().skip(1) {
+                    line_is(n, l.len() == 9 && digits(l, &|b| b.is_ascii_digit()), "9 digits 0-9")?;
+                }
+            }
+            Format::LinesThenEnd => {
+                let (last, puzzles) = lines.split_last().unwrap_or((&lines[0], &[]));
+                line_is(lines.len() - 1, *last == b"end" && !puzzles.is_empty(), "'end' after one puzzle or more")?;
+                for (n, l) in puzzles.iter().enumerate() {
+                    line_is(
+                        n,
+                        l.len() == 81 && digits(l, &|b| b == b'.' || (b'1'..=b'9').contains(&b)),
+                        "81 cells of 1-9 or '.'",
+                    )?;
+                }
+            }
+            Format::SpacedGrid => {
+                line_is(lines.len().min(9), lines.len() == 9, "9 lines in all")?;
+                for (n, l) in lines.iter().enumerate() {
+                    let spaced = l.len() == 17
+                        && l.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { b.is_ascii_digit() } else { b == b' ' });
+                    line_is(n, spaced, "9 digits 0-9 separated by single spaces")?;
+                }
+            }
+            Format::SamuraiCanvas => {
+                line_is(lines.len().min(21), lines.len() == 21, "21 lines in all")?;
+                for (n, l) in lines.iter().enumerate() {
+                    let want: Vec<bool> = (0..21).map(|c| samurai_cell(n, c)).collect();
+                    let width = want.iter().rposition(|&d| d).map_or(0, |i| i + 1);
+                    let ok = l.len() == width
+                        && l.iter().zip(&want).all(|(&b, &d)| if d { b.is_ascii_digit() } else { b == b' ' });
+                    line_is(n, ok, "the Samurai's digits, spaces where no grid is, nothing after the last digit")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether row `r`, column `c` of a 21x21 Samurai canvas belongs to one of its five grids.
+fn samurai_cell(r: usize, c: usize) -> bool {
+    let corner = |r: usize, c: usize| !(9..12).contains(&r) && !(9..12).contains(&c);
+    let centre = (6..15).contains(&r) && (6..15).contains(&c);
+    corner(r, c) || centre
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GRID: &str =
+        "103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n";
+
+    #[test]
+    fn poj2676_takes_a_count_and_digit_grids_only() {
+        let p = find("poj2676").unwrap();
+        assert_eq!(p.obeys(format!("1\n{GRID}").as_bytes()), Ok(()));
+        assert_eq!(p.obeys(format!("2\n{GRID}{GRID}").as_bytes()), Ok(()));
+        assert!(p.obeys(format!("2\n{GRID}").as_bytes()).unwrap_err().contains("19 lines"));
+        assert!(p.obeys(format!("1\n{}", GRID.replace('0', ".")).as_bytes()).unwrap_err().starts_with("line 2"));
+        assert!(p.obeys(format!("\u{feff}1\n{GRID}").as_bytes()).is_err(), "a BOM");
+        assert!(p.obeys(format!("1\r\n{GRID}").as_bytes()).is_err(), "a CR");
+        assert!(p.obeys(format!("1\n{GRID}").trim_end().as_bytes()).is_err(), "no final newline");
+        assert!(p.obeys(b"0\n").is_err(), "no cases");
+    }
+
+    #[test]
+    fn poj3074_takes_dotted_lines_and_end() {
+        let line = format!("{}\n", "1".repeat(9) + &".".repeat(72));
+        let p = find("poj3074").unwrap();
+        assert_eq!(p.obeys(format!("{line}{line}end\n").as_bytes()), Ok(()));
+        assert!(p.obeys(line.as_bytes()).is_err(), "no end");
+        assert!(p.obeys(b"end\n").is_err(), "no puzzle");
+        assert!(p.obeys(format!("{}end\n", line.replace('.', "0")).as_bytes()).is_err(), "zeros");
+        assert!(p.obeys(format!("#c\n{line}end\n").as_bytes()).is_err(), "a comment");
+    }
+
+    #[test]
+    fn luogu1784_takes_one_spaced_grid() {
+        let spaced: String =
+            GRID.lines().map(|l| l.chars().map(String::from).collect::<Vec<_>>().join(" ") + "\n").collect();
+        let p = find("luogu1784").unwrap();
+        assert_eq!(p.obeys(spaced.as_bytes()), Ok(()));
+        assert!(p.obeys(GRID.as_bytes()).is_err());
+        assert!(p.obeys(spaced.replace(" 0", "  0").as_bytes()).is_err());
+        assert!(p.obeys(format!("{spaced}{spaced}").as_bytes()).is_err(), "one grid only");
+    }
+
+    #[test]
+    fn samurai_takes_the_bundled_canvas_shape() {
+        let p = find("samurai").unwrap();
+        let seed = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/cases/samurai/seed/input.txt")).unwrap();
+        assert_eq!(p.obeys(&seed), Ok(()));
+        let text = String::from_utf8(seed).unwrap();
+        assert!(p.obeys(text.replacen("   ", "000", 1).as_bytes()).is_err(), "a digit in the void");
+        assert!(p.obeys(text.replacen('\n', " \n", 1).as_bytes()).is_err(), "a trailing space");
+        assert!(find("poj2676").unwrap().obeys(text.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn unknown_problems_list_the_known_ones() {
+        assert!(find("poj9999").unwrap_err().contains("poj2676, poj3074, acwing166, luogu1784, samurai"));
+    }
+}
