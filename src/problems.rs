@@ -38,6 +38,16 @@ enum Format {
 
 const MIB: u64 = 1024;
 
+const POJ3074: Problem = Problem {
+    name: "poj3074",
+    title: "POJ 3074 Sudoku: 81-cell lines with '.' blanks, then 'end'",
+    time_limit: Duration::from_millis(1000),
+    memory_kib: 64 * MIB,
+    checker: CheckerKind::Sudoku,
+    unique: true,
+    format: Format::LinesThenEnd,
+};
+
 /// Every problem `--problem` knows, with the limits its judge states.
 pub const PROBLEMS: [Problem; 5] = [
     Problem {
@@ -49,24 +59,9 @@ pub const PROBLEMS: [Problem; 5] = [
         unique: false,
         format: Format::CountThenGrids,
     },
-    Problem {
-        name: "poj3074",
-        title: "POJ 3074 Sudoku: 81-cell lines with '.' blanks, then 'end'",
-        time_limit: Duration::from_millis(1000),
-        memory_kib: 64 * MIB,
-        checker: CheckerKind::Sudoku,
-        unique: true,
-        format: Format::LinesThenEnd,
-    },
-    Problem {
-        name: "acwing166",
-        title: "AcWing 166 Sudoku: 81-cell lines with '.' blanks, then 'end'",
-        time_limit: Duration::from_millis(1000),
-        memory_kib: 64 * MIB,
-        checker: CheckerKind::Sudoku,
-        unique: true,
-        format: Format::LinesThenEnd,
-    },
+    POJ3074,
+    // AcWing 166 is POJ 3074 again: the same input, limits and promise.
+    Problem { name: "acwing166", title: "AcWing 166 Sudoku: as POJ 3074", ..POJ3074 },
     Problem {
         name: "luogu1784",
         title: "Luogu P1784 Sudoku: one grid of 9 lines of 9 spaced digits",
