@@ -20,6 +20,8 @@
 //!   judge, testlib-style external programs).
 //! - [`build`]: the compile step for solvers given as sources (`main.cpp`, `main.rs`...),
 //!   through [`exec`] like any program, cached by content and command; a failure is CE.
+//! - [`problems`]: the Sudoku problems of real judges (limits, checker, exact input format),
+//!   behind `--problem`; the corpus test holds each suite to its judge's format.
 //! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
 //! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions
 //!   returning text or bytes.
