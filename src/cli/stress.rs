@@ -55,7 +55,7 @@ pub struct StressCli {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 
-    /// Save the shrunk failing input as DIR/stress-<seed>/.
+    /// Save the shrunk failing input as DIR/stress-SEED/.
     #[arg(long, value_name = "DIR")]
     pub save: Option<PathBuf>,
 
