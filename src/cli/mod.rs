@@ -172,8 +172,21 @@ pub(crate) fn resolve(
     checked(program).map_err(|e| format!("{flag}: {e}"))
 }
 
-/// The solver ready to run, or why its source did not build (its cases are then CE).
-pub(crate) fn build_solver(program: Program, compiler: Option<&str>) -> Result<(Program, Option<String>), String> {
+/// The solver, from `--solver TEXT` or the words after `--` (which win), ready to run; or,
+/// beside it, why its source did not build (its cases are then CE).
+pub(crate) fn build_solver(
+    text: &str,
+    words: &[String],
+    builtin_exe: &std::path::Path,
+    compiler: Option<&str>,
+) -> Result<(Program, Option<String>), String> {
+    let program = if words.is_empty() {
+        engine::parse_command(text, builtin_exe)
+    } else {
+        engine::from_words(words, builtin_exe)
+    }
+    .map_err(|e| format!("--solver: {e}"))?;
+    crate::exec::use_launcher(builtin_exe);
     match crate::build::prepare(program.clone(), compiler) {
         Ok(built) => Ok((checked(built)?, None)),
         Err(e) => Ok((program, Some(e.to_string()))),
@@ -191,15 +204,8 @@ pub(crate) fn checked(program: Program) -> Result<Program, String> {
 impl Cli {
     /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
     pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
-        let solver = if self.command.is_empty() {
-            engine::parse_command(&self.solver, &builtin_exe)
-        } else {
-            engine::from_words(&self.command, &builtin_exe)
-        }
-        .map_err(|e| format!("--solver: {e}"))?;
-        crate::exec::use_launcher(&builtin_exe);
         let compiler = self.judging.compiler_cmd.as_deref();
-        let (solver, solver_error) = build_solver(solver, compiler)?;
+        let (solver, solver_error) = build_solver(&self.solver, &self.command, &builtin_exe, compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
         let options = Options {
             jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },

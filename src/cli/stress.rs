@@ -2,7 +2,7 @@
 
 use super::{build_solver, cores, resolve, JudgingArgs};
 use crate::check::{Checker, CheckerKind};
-use crate::engine::{self, Options};
+use crate::engine::Options;
 use crate::limits::parse_time;
 use crate::stress::{self, Ending, StressOptions};
 use clap::Parser;
@@ -77,15 +77,8 @@ pub struct StressCli {
 
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
-        let solver = if self.command.is_empty() {
-            engine::parse_command(&self.solver, &exe)
-        } else {
-            engine::from_words(&self.command, &exe)
-        }
-        .map_err(|e| format!("--solver: {e}"))?;
-        crate::exec::use_launcher(&exe);
         let compiler = self.judging.compiler_cmd.as_deref();
-        let (solver, solver_error) = build_solver(solver, compiler)?;
+        let (solver, solver_error) = build_solver(&self.solver, &self.command, &exe, compiler)?;
         let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;
         let ours = self.generator.trim_start().starts_with("@gen");
