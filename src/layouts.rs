@@ -20,12 +20,6 @@ struct Pair {
     expected: Option<PathBuf>,
 }
 
-/// Which side of a pair a file is, and the name it pairs by.
-enum Side {
-    Input,
-    Answer,
-}
-
 /// The pairs of every layout found directly in `dir`, each with `settings`.
 pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
     let name = dir.file_name().unwrap_or_default();
@@ -35,10 +29,9 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
     }
     if let (true, Some(out)) = (name == "in", sibling("out")) {
         let mut pairs = Vec::new();
-        for (folder, side) in [(dir, Side::Input), (out.as_path(), Side::Answer)] {
+        for (folder, is_input) in [(dir, true), (out.as_path(), false)] {
             for path in regular_files(folder) {
                 let key = path.file_name().unwrap_or_default().to_os_string();
-                let is_input = matches!(side, Side::Input);
                 add(&mut pairs, key, path, is_input);
             }
         }

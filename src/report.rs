@@ -185,11 +185,12 @@ pub fn summary(results: &[CaseResult]) -> String {
 /// Every case with its facts, and a summary, as JSON with stable field names.
 pub fn json(results: &[CaseResult]) -> Vec<u8> {
     let (passed, failed, skipped) = tally(results);
+    let (points, max_points) = score(results);
     let doc = serde_json::json!({
         "format": "sudoku-judge/1",
         "summary": {
             "total": results.len(), "passed": passed, "failed": failed, "skipped": skipped,
-            "points": score(results).0, "max_points": score(results).1,
+            "points": points, "max_points": max_points,
         },
         "cases": results,
     });

@@ -168,7 +168,8 @@ pub fn signal_name(signal: i32) -> String {
 
 /// Judges one run. `check` is called only when the run exited cleanly within every limit.
 pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcome) -> Judgement {
-    let j = |verdict, detail: String| Judgement { verdict, detail, share: f64::from(u8::from(verdict == Verdict::Ac)) };
+    let j =
+        |verdict, detail: String| Judgement { verdict, detail, share: if verdict == Verdict::Ac { 1.0 } else { 0.0 } };
     if let Some(e) = &facts.spawn_error {
         return j(Verdict::Ie, format!("could not run the solver: {e}"));
     }
