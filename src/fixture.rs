@@ -172,7 +172,7 @@ fn planted(digit: u8, out: &mut impl Write) -> std::io::Result<()> {
         };
         // Units come row, column, box for each row of the first grid: the third is its
         // top-left box.
-        let top_left = puzzle.units()[2];
+        let top_left = &puzzle.units()[2];
         if top_left.iter().any(|&i| puzzle.givens[usize::from(i)] == digit) {
             answer.swap(0, 1);
         }

@@ -34,6 +34,9 @@ enum Format {
     SpacedGrid,
     /// One Samurai canvas: 21 lines, the four corner grids and the centre one drawn.
     SamuraiCanvas,
+    /// 16x16 grids of 16 lines of `A`-`P` and `-`, a blank line between two grids; with
+    /// `counted`, a first line K (1 to 10) and then K grids.
+    Letters { counted: bool },
 }
 
 const MIB: u64 = 1024;
@@ -48,8 +51,19 @@ const POJ3074: Problem = Problem {
     format: Format::LinesThenEnd,
 };
 
+const POJ3076: Problem = Problem {
+    name: "poj3076",
+    title: "POJ 3076 Sudoku 16x16: grids of 16 letter lines, '-' blanks, a blank line apart \
+            (limits as commonly cited, not verified)",
+    time_limit: Duration::from_millis(10_000),
+    memory_kib: 64 * MIB,
+    checker: CheckerKind::Sudoku,
+    unique: true,
+    format: Format::Letters { counted: false },
+};
+
 /// Every problem `--problem` knows, with the limits its judge states.
-pub const PROBLEMS: [Problem; 5] = [
+pub const PROBLEMS: [Problem; 8] = [
     Problem {
         name: "poj2676",
         title: "POJ 2676 Sudoku: T, then T grids of 9 digit lines; special judge",
@@ -79,6 +93,16 @@ pub const PROBLEMS: [Problem; 5] = [
         checker: CheckerKind::Sudoku,
         unique: true,
         format: Format::SamuraiCanvas,
+    },
+    POJ3076,
+    // AcWing 169 is POJ 3076 again.
+    Problem { name: "acwing169", title: "AcWing 169 Sudoku 2: as POJ 3076", ..POJ3076 },
+    // SPOJ's page was not captured: the limits are POJ 3076's until someone checks them.
+    Problem {
+        name: "spoj-sudoku",
+        title: "SPOJ SUDOKU: K (at most 10), then K 16x16 grids a blank line apart (limits not verified)",
+        format: Format::Letters { counted: true },
+        ..POJ3076
     },
 ];
 
@@ -140,6 +164,41 @@ impl Problem {
                     let ok = l.len() == width
                         && l.iter().zip(&want).all(|(&b, &d)| if d { b.is_ascii_digit() } else { b == b' ' });
                     line_is(n, ok, "the Samurai's digits, spaces where no grid is, nothing after the last digit")?;
+                }
+            }
+            Format::Letters { counted } => {
+                let mut grids = lines.as_slice();
+                let mut k = None;
+                if counted {
+                    let t = std::str::from_utf8(lines[0]).ok().and_then(|t| t.parse::<usize>().ok());
+                    let t = t.filter(|&t| (1..=10).contains(&t) && lines[0].len() == t.to_string().len());
+                    k = Some(t.ok_or("line 1: expected the number of grids, 1 to 10")?);
+                    grids = &lines[1..];
+                }
+                let first = usize::from(counted);
+                let n = (grids.len() + 1) / 17;
+                line_is(
+                    first + grids.len(),
+                    n >= 1 && grids.len() == 17 * n - 1,
+                    "whole 16-line grids, a blank line apart",
+                )?;
+                if let Some(k) = k {
+                    line_is(first, k == n, &format!("{k} grids, as line 1 says"))?;
+                }
+                for (i, l) in grids.iter().enumerate() {
+                    let (n, ok) = (
+                        first + i,
+                        if i % 17 == 16 {
+                            l.is_empty()
+                        } else {
+                            l.len() == 16 && digits(l, &|b| b == b'-' || (b'A'..=b'P').contains(&b))
+                        },
+                    );
+                    line_is(
+                        n,
+                        ok,
+                        if i % 17 == 16 { "a blank line between two grids" } else { "16 cells of A-P or '-'" },
+                    )?;
                 }
             }
         }
@@ -208,7 +267,24 @@ mod tests {
     }
 
     #[test]
+    fn poj3076_and_spoj_take_letter_grids_a_blank_line_apart() {
+        let grid = format!("{}{}", "ABCDEFGHIJKLMNOP\n".repeat(8), "----------------\n".repeat(8));
+        let poj = find("poj3076").unwrap();
+        assert_eq!(poj.obeys(grid.as_bytes()), Ok(()));
+        assert_eq!(poj.obeys(format!("{grid}\n{grid}").as_bytes()), Ok(()));
+        assert!(poj.obeys(format!("{grid}{grid}").as_bytes()).is_err(), "no blank line between");
+        assert!(poj.obeys(format!("{grid}\n").as_bytes()).is_err(), "a trailing blank line");
+        assert!(poj.obeys(grid.replacen('-', ".", 1).as_bytes()).unwrap_err().starts_with("line 9"));
+        assert!(poj.obeys(format!("1\n{grid}").as_bytes()).is_err(), "a count");
+        let spoj = find("spoj-sudoku").unwrap();
+        assert_eq!(spoj.obeys(format!("2\n{grid}\n{grid}").as_bytes()), Ok(()));
+        assert!(spoj.obeys(format!("3\n{grid}\n{grid}").as_bytes()).unwrap_err().contains("3 grids"));
+        assert!(spoj.obeys(grid.as_bytes()).is_err(), "no count");
+        assert!(spoj.obeys(format!("11\n{grid}").as_bytes()).is_err(), "at most 10");
+    }
+
+    #[test]
     fn unknown_problems_list_the_known_ones() {
-        assert!(find("poj9999").unwrap_err().contains("poj2676, poj3074, acwing166, luogu1784, samurai"));
+        assert!(find("poj9999").unwrap_err().contains("poj2676, poj3074, acwing166, luogu1784, samurai, poj3076"));
     }
 }

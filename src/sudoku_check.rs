@@ -2,7 +2,7 @@
 //!
 //! It reads the case input with the solver file's reader (for the shape and the givens) and
 //! checks every answered grid on its own: same shape, every given kept, every row, column
-//! and box of every grid a permutation of 1-9. `no solution` is accepted only where the
+//! and box of every grid a permutation of 1-9 (of A-P on a 16x16 grid). `no solution` is accepted only where the
 //! expected output says so, or where the givens themselves break a rule. It never asks the
 //! solver for an answer, so it can vouch for expected outputs too.
 
@@ -61,6 +61,7 @@ impl<R: BufRead> Lines<R> {
 fn answer_height(puzzle: &Puzzle) -> usize {
     match &puzzle.shape {
         Shape::Rows | Shape::Spaced => 9,
+        Shape::Rows16 => 16,
         Shape::Line => 1,
         Shape::Canvas(c) => c.height,
     }
@@ -78,6 +79,7 @@ fn cell_places(puzzle: &Puzzle) -> Vec<(usize, usize)> {
             }
             places
         }
+        Shape::Rows16 => (0..256).map(|i| (i / 16, i % 16)).collect(),
         _ => (0..81).map(|i| (i / 9, i % 9)).collect(),
     }
 }
@@ -156,15 +158,17 @@ fn check_case<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>, expects_none: boo
             return Some(CheckOutcome::Wrong(format!("{}: the cell is left blank", at(i))));
         }
         if given != 0 && given != value {
+            let (given, value) = (puzzle.symbol(given), puzzle.symbol(value));
             return Some(CheckOutcome::Wrong(format!("{}: the given {given} was changed to {value}", at(i))));
         }
     }
     for (k, unit) in puzzle.units().iter().enumerate() {
-        let mut seen = [false; 10];
+        let mut seen = [false; 17];
         for &cell in unit {
             let v = values[cell as usize] as usize;
             if seen[v] {
                 let kind = ["row", "column", "box"][k % 3];
+                let v = puzzle.symbol(v as u8);
                 return Some(CheckOutcome::Wrong(format!("{}: {v} appears twice in its {kind}", at(cell as usize))));
             }
             seen[v] = true;
@@ -184,21 +188,22 @@ fn read_values<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>) -> Result<Vec<u8
     let case = puzzle.case;
     let pe = |line: usize, what: String| CheckOutcome::Presentation(format!("case {case}, output line {line}: {what}"));
     let mut values = vec![0u8; puzzle.givens.len()];
-    let digit = |b: u8| {
-        if b.is_ascii_digit() {
-            Some(b - b'0')
-        } else if b == b'.' {
-            Some(0)
-        } else {
-            None
-        }
+    let letters = puzzle.shape == Shape::Rows16;
+    let digit = |b: u8| match b {
+        b'0'..=b'9' if !letters => Some(b - b'0'),
+        b'A'..=b'P' if letters => Some(b - b'A' + 1),
+        b'-' | b'0' if letters => Some(0),
+        b'.' => Some(0),
+        _ => None,
     };
+    let expected_cell = if letters { "a letter A-P" } else { "a digit" };
     for row in 0..answer_height(puzzle) {
         let Some((line_no, line)) = out.next() else {
             return Err(CheckOutcome::Wrong(format!("case {case}: the output ends inside this case's answer")));
         };
         let cells: Vec<(usize, u8)> = match &puzzle.shape {
             Shape::Rows => line.iter().copied().enumerate().map(|(i, b)| (row * 9 + i, b)).collect(),
+            Shape::Rows16 => line.iter().copied().enumerate().map(|(i, b)| (row * 16 + i, b)).collect(),
             Shape::Line => line.iter().copied().enumerate().collect(),
             Shape::Spaced => {
                 let bad = line.iter().enumerate().find(|&(i, &b)| (i % 2 == 1) != (b == b' '));
@@ -227,6 +232,7 @@ fn read_values<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>) -> Result<Vec<u8
         };
         let wanted = match &puzzle.shape {
             Shape::Rows | Shape::Spaced => 9,
+            Shape::Rows16 => 16,
             Shape::Line => 81,
             Shape::Canvas(_) => cells.len(),
         };
@@ -240,7 +246,7 @@ fn read_values<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>) -> Result<Vec<u8
                 None => {
                     let shown =
                         if b.is_ascii_graphic() { format!("'{}'", b as char) } else { format!("byte 0x{b:02X}") };
-                    return Err(pe(line_no, format!("cell {}: expected a digit, found {shown}", col + 1)));
+                    return Err(pe(line_no, format!("cell {}: expected {expected_cell}, found {shown}", col + 1)));
                 }
             }
         }

@@ -267,6 +267,9 @@ mod stress_cli;
 #[path = "support/build_cli.rs"]
 mod build_cli;
 
+#[path = "support/sixteen.rs"]
+mod sixteen;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.

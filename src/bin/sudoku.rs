@@ -14,13 +14,19 @@
 //!    is. The grids are the 9x9 windows, aligned to multiples of 3, whose cells are all drawn;
 //!    the whole canvas is solved as one puzzle. In T mode a canvas ends at a blank line, or
 //!    after 21 lines when its first line is 21 wide (a Samurai).
+//! 5. 16x16 (POJ 3076, UVa 1309, AcWing 169): 16 lines of 16 letters `A`-`P`, with `-`, `.`
+//!    or `0` for a blank, grids separated by blank lines; with T first for SPOJ SUDOKU. The
+//!    size comes from the first line's width; one input holds one size. Answers are 16 lines
+//!    of letters, a blank line between two answers.
 //!
 //! Engines: a 9x9 grid goes to a bit-parallel depth-first search (the cell with the fewest
-//! candidates, or a digit's fewest places in a unit); a canvas goes to a small CDCL SAT
-//! solver, whose learnt clauses keep a sparse canvas from thrashing. So does a 9x9 grid
-//! that outruns the search's guess budget (a near-empty grid with a hidden dead end).
+//! candidates, or a digit's fewest places in a unit), a 16x16 grid to another one with 64-bit
+//! bands; a canvas goes to a small CDCL SAT solver, whose learnt clauses keep a sparse canvas
+//! from thrashing. So does a grid that outruns its search's guess budget (a near-empty grid
+//! with a hidden dead end).
 //!
-//! A cell is `1`-`9`, or `0` / `.` for a blank. CRLF, trailing spaces and a UTF-8 BOM are fine.
+//! A cell is `1`-`9`, or `0` / `.` for a blank (on 16x16 grids, as above). CRLF, trailing
+//! spaces and a UTF-8 BOM are fine.
 //! Each case is answered in its own shape; a case without solution prints `no solution`.
 //!
 //! Exit status: 0 every case answered (`no solution` is an answer); 1 malformed input (every
@@ -39,7 +45,8 @@ Input styles (detected from the first non-blank line):
   9 lines of 9 cells       one grid without T (cells may be separated by single spaces)
   81-cell lines            one puzzle per line; '#' comment lines; a line 'end' stops
   a canvas                 Samurai and other gattai, spaces where no grid is
-Cells: 1-9, and 0 or . for blank.
+  16 lines of 16 letters   16x16 (POJ 3076, AcWing 169; with T first, SPOJ SUDOKU)
+Cells: 1-9, and 0 or . for blank; on 16x16 grids A-P, and -, . or 0 for blank.
 
 Options:
   --count       print the number of solutions of each case instead of a solution,
@@ -232,8 +239,16 @@ fn report<W: Write, E: Write>(
             }
             writeln!(out, "{n}")?;
         }
-        (Mode::Solve, Some(values)) => puzzle.write_answer(values, out)?,
-        (Mode::Solve, None) => out.write_all(b"no solution\n")?,
+        (Mode::Solve, values) => {
+            // 16x16 answers are separated by a blank line, as POJ 3076 and SPOJ print them.
+            if puzzle.shape == Shape::Rows16 && puzzle.case > 1 {
+                out.write_all(b"\n")?;
+            }
+            match values {
+                Some(values) => puzzle.write_answer(values, out)?,
+                None => out.write_all(b"no solution\n")?,
+            }
+        }
     }
     Ok(())
 }
@@ -271,6 +286,8 @@ pub enum Shape {
     Spaced,
     /// One line of 81 cells.
     Line,
+    /// 16 lines of 16 cells, letters `A`-`P` (POJ 3076, SPOJ SUDOKU, AcWing 169).
+    Rows16,
     /// A gattai canvas: `drawn[r][c]` tells whether (r, c) is a cell.
     Canvas(Canvas),
 }
@@ -296,7 +313,8 @@ pub struct Puzzle {
     /// 1-based line where the case starts.
     pub line: usize,
     pub shape: Shape,
-    /// One value per cell in reading order: 1-9 for a given, 0 for a blank.
+    /// One value per cell in reading order: 1-9 (1-16 on a 16x16 grid) for a given, 0 for
+    /// a blank.
     pub givens: Vec<u8>,
 }
 
@@ -309,6 +327,7 @@ impl Puzzle {
             Shape::Rows => (self.line + i / 9, i % 9 + 1),
             Shape::Spaced => (self.line + i / 9, 2 * (i % 9) + 1),
             Shape::Line => (self.line, i + 1),
+            Shape::Rows16 => (self.line + i / 16, i % 16 + 1),
             Shape::Canvas(c) => {
                 let at = c.index.iter().position(|&x| x == i as u32).unwrap_or(0);
                 (self.line + at / c.width, at % c.width + 1)
@@ -316,18 +335,35 @@ impl Puzzle {
         }
     }
 
-    /// The units (rows, columns, boxes of every grid) as lists of 9 cell indices.
-    pub fn units(&self) -> Vec<[u16; 9]> {
+    /// The units (rows, columns, boxes of every grid) as lists of cell indices, in the order
+    /// row, column, box, row, column, box... (`k % 3` tells the kind).
+    pub fn units(&self) -> Vec<Vec<u16>> {
         match &self.shape {
             Shape::Canvas(c) => canvas_units(c),
+            Shape::Rows16 => square16_units(),
             _ => canvas_units(&Canvas::single()),
         }
+    }
+
+    /// Digits per unit: 16 on a 16x16 grid, else 9.
+    pub fn side(&self) -> usize {
+        if self.shape == Shape::Rows16 {
+            16
+        } else {
+            9
+        }
+    }
+
+    /// How value `v` (1-9, or 1-16 on a 16x16 grid) is written: a digit or a letter.
+    pub fn symbol(&self, v: u8) -> char {
+        let base = if self.shape == Shape::Rows16 { b'A' - 1 } else { b'0' };
+        char::from(base + v)
     }
 
     /// The first pair of equal givens in one unit, described for a person.
     pub fn first_conflict(&self) -> Option<String> {
         for (k, unit) in self.units().iter().enumerate() {
-            let mut seen = [usize::MAX; 10];
+            let mut seen = [usize::MAX; 17];
             for &cell in unit {
                 let v = self.givens[cell as usize] as usize;
                 if v == 0 {
@@ -337,6 +373,7 @@ impl Puzzle {
                     let (l1, c1) = self.position(seen[v]);
                     let (l2, c2) = self.position(cell as usize);
                     let kind = ["row", "column", "box"][k % 3];
+                    let v = self.symbol(v as u8);
                     return Some(format!(
                         "the givens break a rule, so there is no solution: {v} at line {l1}, \
                          column {c1} and {v} at line {l2}, column {c2} share a {kind}"
@@ -358,6 +395,14 @@ impl Puzzle {
                     buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
                 }
                 buf.push(b'\n');
+            }
+            return out.write_all(&buf);
+        }
+        if self.shape == Shape::Rows16 {
+            let mut buf = [b'\n'; 16 * 17];
+            for (i, &v) in values.iter().enumerate().take(256) {
+                // A blank (only ever drawn by the generator) is written as POJ 3076 has it.
+                buf[i / 16 * 17 + i % 16] = if v == 0 { b'-' } else { b'A' - 1 + v };
             }
             return out.write_all(&buf);
         }
@@ -395,8 +440,8 @@ impl Canvas {
 
 /// Rows, columns and boxes of every grid of a canvas, with shared boxes listed once.
 /// Units come in the order row, column, box, row, column, box... (`k % 3` tells the kind).
-fn canvas_units(c: &Canvas) -> Vec<[u16; 9]> {
-    let mut units: Vec<[u16; 9]> = Vec::new();
+fn canvas_units(c: &Canvas) -> Vec<Vec<u16>> {
+    let mut units: Vec<Vec<u16>> = Vec::new();
     let at = |r: usize, col: usize| c.index[r * c.width + col] as u16;
     for &(top, left) in &c.grids {
         for k in 0..9 {
@@ -410,8 +455,19 @@ fn canvas_units(c: &Canvas) -> Vec<[u16; 9]> {
             }
             // Shared boxes stay listed twice so that `k % 3` keeps naming the kind;
             // `Layout::new` removes the repeats.
-            units.extend([row, column, bx]);
+            units.extend([row.to_vec(), column.to_vec(), bx.to_vec()]);
         }
+    }
+    units
+}
+
+/// Rows, columns and 4x4 boxes of a 16x16 grid, in the order row, column, box.
+fn square16_units() -> Vec<Vec<u16>> {
+    let mut units = Vec::with_capacity(48);
+    for k in 0..16u16 {
+        units.push((0..16).map(|j| 16 * k + j).collect());
+        units.push((0..16).map(|j| 16 * j + k).collect());
+        units.push((0..16).map(|j| 16 * (k / 4 * 4 + j / 4) + k % 4 * 4 + j % 4).collect());
     }
     units
 }
@@ -481,6 +537,29 @@ fn cell_value(b: u8) -> u8 {
     }
 }
 
+/// A cell of a 16x16 grid: a letter `A`-`P`, or `-`, `.` or `0` for a blank.
+fn is_cell16(b: u8) -> bool {
+    matches!(b, b'A'..=b'P' | b'-' | b'.' | b'0')
+}
+
+fn cell16_value(b: u8) -> u8 {
+    if b.is_ascii_uppercase() {
+        b - b'A' + 1
+    } else {
+        0
+    }
+}
+
+/// A line meant as a row of a 16x16 grid: 16 printable bytes without a space, with a
+/// letter or a `-`, or only blanks. (No canvas row ends at width 16, as every 9x9 window is
+/// aligned to 3.) A line of 16 digits with some 1-9 is rather a 9x9 row gone wrong. Its
+/// bytes are checked when it is read, for an error that says where.
+fn is_row16(line: &[u8]) -> bool {
+    line.len() == 16
+        && line.iter().all(|&b| b.is_ascii_graphic())
+        && (line.iter().any(|&b| b.is_ascii_alphabetic() || b == b'-') || line.iter().all(|&b| b == b'0' || b == b'.'))
+}
+
 fn is_spaced_row(line: &[u8]) -> bool {
     line.len() == 17 && line.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
 }
@@ -516,6 +595,9 @@ pub struct Reader<'a> {
     case: usize,
     started: bool,
     done: bool,
+    /// The side of the grids read so far (9 or 16) and the line of the first case: one
+    /// input holds one size.
+    side: Option<(usize, usize)>,
 }
 
 impl<'a> Reader<'a> {
@@ -528,6 +610,7 @@ impl<'a> Reader<'a> {
             case: 0,
             started: false,
             done: false,
+            side: None,
         }
     }
 
@@ -535,7 +618,7 @@ impl<'a> Reader<'a> {
     /// number, line number and cells. `None` leaves the next case to `next_case`, which
     /// reads it the same way (only more slowly) or reports what is wrong with it.
     pub fn next_plain_line(&mut self) -> Option<(usize, usize, &'a [u8])> {
-        if !self.started || self.done || self.remaining == Some(0) {
+        if !self.started || self.done || self.remaining == Some(0) || self.side.is_some_and(|(n, _)| n != 9) {
             return None;
         }
         let line = self.lines.data.get(self.lines.pos..)?.get(..82)?;
@@ -548,6 +631,7 @@ impl<'a> Reader<'a> {
         self.case += 1;
         self.lines.pos += 82;
         self.lines.number += 1;
+        self.side.get_or_insert((9, self.lines.number));
         Some((self.case, self.lines.number, &line[..81]))
     }
 
@@ -627,7 +711,7 @@ impl<'a> Reader<'a> {
                 ));
             }
         };
-        let looks_like_cells = line.len() == 9 && line.iter().all(|&b| is_cell(b));
+        let looks_like_cells = (line.len() == 9 && line.iter().all(|&b| is_cell(b))) || is_row16(line);
         if looks_like_cells || line.len() == 81 || is_spaced_row(line) || line.contains(&b' ') {
             return Ok(());
         }
@@ -731,9 +815,27 @@ impl<'a> Reader<'a> {
                 ));
             }
         };
+        let side = if is_row16(first) { 16 } else { 9 };
+        match self.side {
+            Some((n, line)) if n != side => {
+                return Err(self.error(
+                    start,
+                    1,
+                    format!(
+                        "expected a {n}x{n} case like the one at line {line}, found a {}: \
+                         one input holds puzzles of one size",
+                        if side == 16 { "row of a 16x16 grid" } else { "9x9 case" }
+                    ),
+                ))
+            }
+            Some(_) => {}
+            None => self.side = Some((side, start)),
+        }
         let spaced_tokens = first.split(|&b| b == b' ').filter(|t| !t.is_empty()).count();
         let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
-        if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
+        if side == 16 {
+            self.read_rows16(start)
+        } else if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
             self.read_rows(start, Shape::Spaced)
         } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
             self.read_line(start)
@@ -744,6 +846,49 @@ impl<'a> Reader<'a> {
         } else {
             self.read_rows(start, Shape::Rows)
         }
+    }
+
+    /// 16 lines of 16 cells (POJ 3076, SPOJ SUDOKU).
+    fn read_rows16(&mut self, start: usize) -> Result<Puzzle, InputError> {
+        let mut givens = Vec::with_capacity(256);
+        for row in 0..16 {
+            let (number, line) = match self.lines.next() {
+                Some((n, l)) if !l.is_empty() && l != b"end" => (n, l),
+                other => {
+                    let number = other.map_or(self.lines.next_number(), |(n, _)| n);
+                    let found = match other {
+                        Some((_, b"end")) => "'end'",
+                        Some(_) => "a blank line",
+                        None => "end of input",
+                    };
+                    return Err(self.error(
+                        number,
+                        1,
+                        format!("expected row {} of the 16x16 grid, found {found}", row + 1),
+                    ));
+                }
+            };
+            if let Some(i) = line.iter().take(16).position(|&b| !is_cell16(b)) {
+                return Err(self.error(
+                    number,
+                    i + 1,
+                    format!("expected a letter A-P, or '-', '.' or '0' for a blank, found {}", show_byte(line[i])),
+                ));
+            }
+            if line.len() != 16 {
+                let (column, found) = match line.get(16) {
+                    Some(&b) => (17, show_byte(b)),
+                    None => (line.len() + 1, format!("the end of the line after {} cells", line.len())),
+                };
+                return Err(self.error(
+                    number,
+                    column,
+                    format!("expected a row of the 16x16 grid, exactly 16 cells, found {found}"),
+                ));
+            }
+            givens.extend(line.iter().map(|&b| cell16_value(b)));
+        }
+        Ok(Puzzle { case: self.case, line: start, shape: Shape::Rows16, givens })
     }
 
     /// A canvas has a line with a space, or a row of 12 or more cells in a width that is a
@@ -957,29 +1102,37 @@ pub const LOG2: [u8; 512] = {
 /// Cells, units and peers of one layout.
 struct Layout {
     cells: usize,
-    units: Vec<[u16; 9]>,
+    /// Digits per unit: 9, or 16 for a 16x16 grid.
+    digits: usize,
+    units: Vec<Vec<u16>>,
     peer_start: Vec<u32>,
     peers: Vec<u16>,
-    /// The 81 cells of each 9x9 grid, row by row, for checking a grid on the fast board.
+    /// The 81 cells of each 9x9 grid, row by row, for checking a grid on the fast board
+    /// (none for a 16x16 grid).
     grids: Vec<[u16; 81]>,
     /// Cells in two grids or more, in increasing order: a count enumerates their values.
     shared: Vec<u16>,
 }
 
 impl Layout {
-    fn new(cells: usize, mut units: Vec<[u16; 9]>) -> Layout {
-        // Units come row, column, box per grid row: every 27 units are one grid, whose
-        // rows (every third unit) list its 81 cells in reading order.
-        let grids: Vec<[u16; 81]> = units
-            .chunks(27)
-            .map(|g| {
-                let mut cells = [0u16; 81];
-                for (k, row) in g.iter().step_by(3).enumerate() {
-                    cells[9 * k..9 * k + 9].copy_from_slice(row);
-                }
-                cells
-            })
-            .collect();
+    fn new(cells: usize, mut units: Vec<Vec<u16>>) -> Layout {
+        let digits = units.first().map_or(9, |u| u.len());
+        // Units of 9x9 grids come row, column, box per grid row: every 27 units are one
+        // grid, whose rows (every third unit) list its 81 cells in reading order.
+        let grids: Vec<[u16; 81]> = if digits != 9 {
+            Vec::new()
+        } else {
+            units
+                .chunks(27)
+                .map(|g| {
+                    let mut cells = [0u16; 81];
+                    for (k, row) in g.iter().step_by(3).enumerate() {
+                        cells[9 * k..9 * k + 9].copy_from_slice(row);
+                    }
+                    cells
+                })
+                .collect()
+        };
         units.sort_unstable();
         units.dedup();
         let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cells];
@@ -1003,7 +1156,7 @@ impl Layout {
             }
         }
         let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
-        Layout { cells, units, peer_start, peers, grids, shared }
+        Layout { cells, digits, units, peer_start, peers, grids, shared }
     }
 }
 
@@ -1039,6 +1192,7 @@ impl Solver {
     fn layout_slot(&mut self, puzzle: &Puzzle) -> usize {
         let key = match &puzzle.shape {
             Shape::Canvas(c) => Shape::Canvas(c.clone()),
+            Shape::Rows16 => Shape::Rows16,
             _ => Shape::Rows,
         };
         if let Some(i) = self.layouts.iter().position(|(k, _)| *k == key) {
@@ -1054,7 +1208,12 @@ impl Solver {
 
     /// Counts the solutions of `puzzle` up to `cap`, keeping the first in `solution`.
     fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
-        if !matches!(puzzle.shape, Shape::Canvas(_)) {
+        if puzzle.shape == Shape::Rows16 {
+            if let Some((found, first)) = fast16(&puzzle.givens, cap) {
+                *solution = first.map(|values| values.to_vec());
+                return found;
+            }
+        } else if !matches!(puzzle.shape, Shape::Canvas(_)) {
             if let Some((found, first)) = fast9(&puzzle.givens, |v| v, cap) {
                 *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
                 return found;
@@ -1123,7 +1282,7 @@ fn neg(l: Lit) -> Lit {
 
 impl<'a> Sat<'a> {
     fn new(layout: &'a Layout) -> Sat<'a> {
-        let vars = layout.cells * 9;
+        let vars = layout.cells * layout.digits;
         Sat {
             layout,
             value: vec![0; vars],
@@ -1210,11 +1369,12 @@ impl<'a> Sat<'a> {
             if p & 1 == 0 {
                 // The rules of one digit per cell and once per unit, read off the layout.
                 let layout = self.layout;
-                let (cell, d) = ((p >> 1) as usize / 9, (p >> 1) as usize % 9);
-                let others = (0..9).filter(|&e| e != d).map(|e| cell * 9 + e);
+                let n = layout.digits;
+                let (cell, d) = ((p >> 1) as usize / n, (p >> 1) as usize % n);
+                let others = (0..n).filter(|&e| e != d).map(|e| cell * n + e);
                 let peers = layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize]
                     .iter()
-                    .map(|&q| q as usize * 9 + d);
+                    .map(|&q| q as usize * n + d);
                 for v in others.chain(peers) {
                     let x = 2 * v as u32 + 1;
                     match self.lit_value(x) {
@@ -1489,9 +1649,10 @@ impl<'a> Sat<'a> {
         }
     }
 
-    /// A cell's digits still possible, as a 9-bit mask.
+    /// A cell's digits still possible, as a mask (bit d: digit d + 1).
     fn candidates(&self, cell: usize) -> u16 {
-        (0..9).filter(|&d| self.value[cell * 9 + d] != 2).fold(0, |m, d| m | 1 << d)
+        let n = self.layout.digits;
+        (0..n).filter(|&d| self.value[cell * n + d] != 2).fold(0, |m, d| m | 1 << d)
     }
 
     /// Forbids the current model's values on `vars` (for counting), back at level 0: one of
@@ -1523,16 +1684,17 @@ fn luby(mut i: u32) -> u64 {
 /// shared cells; each one's completions are the product of the grids' own counts.
 fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
     let n = layout.cells;
-    let var = |cell: usize, d: usize| (cell * 9 + d) as u32 * 2;
+    let digits = layout.digits;
+    let var = |cell: usize, d: usize| (cell * digits + d) as u32 * 2;
     let mut sat = Sat::new(layout);
-    let mut lits = Vec::with_capacity(9);
+    let mut lits = Vec::with_capacity(digits);
     for cell in 0..n {
         lits.clear();
-        lits.extend((0..9).map(|d| var(cell, d)));
+        lits.extend((0..digits).map(|d| var(cell, d)));
         sat.add_clause(&lits);
     }
     for unit in &layout.units {
-        for d in 0..9 {
+        for d in 0..digits {
             lits.clear();
             lits.extend(unit.iter().map(|&c| var(c as usize, d)));
             sat.add_clause(&lits);
@@ -1544,11 +1706,11 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
             sat.add_clause(&[var(cell, g as usize - 1)]);
         }
     }
-    // A lone grid (a 9x9 puzzle that outran the depth-first search) has no shared cells to
+    // A lone grid (a puzzle that outran the depth-first search) has no shared cells to
     // enumerate: each of its solutions is counted and blocked whole instead.
-    let single = layout.grids.len() == 1;
+    let single = layout.grids.len() <= 1;
     let shared_vars: Vec<usize> = if single {
-        (0..n * 9).collect()
+        (0..n * digits).collect()
     } else {
         layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
     };
@@ -1557,7 +1719,7 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
         if let SatResult::Unsat = sat.solve() {
             break;
         }
-        let values: Vec<u8> = (0..n).map(|c| LOG2[sat.candidates(c) as usize] + 1).collect();
+        let values: Vec<u8> = (0..n).map(|c| sat.candidates(c).trailing_zeros() as u8 + 1).collect();
         let left = cap - found;
         if left == 1 || single {
             found += 1;
@@ -1980,11 +2142,11 @@ impl Grid {
     }
 }
 
-/// What a search collects: solutions counted up to `cap`, and the first one in ASCII.
-struct Hunt {
+/// What a search collects: solutions counted up to `cap`, and the first one (`N` cells).
+struct Hunt<const N: usize> {
     found: u64,
     cap: u64,
-    first: Option<[u8; 81]>,
+    first: Option<[u8; N]>,
     /// Guesses still allowed; at 0 the search gives up (see `fast9`).
     guesses: u64,
 }
@@ -1999,7 +2161,7 @@ fn guess_budget(cap: u64) -> u64 {
 
 /// Depth-first search: the picked digit goes in the picked cell (recursively), or it does
 /// not (this loop), so every solution is met exactly once.
-fn search9(grid: &mut Grid, hunt: &mut Hunt) {
+fn search9(grid: &mut Grid, hunt: &mut Hunt<81>) {
     loop {
         let pairs = match grid.propagate() {
             Err(Contradiction) => return,
@@ -2036,5 +2198,403 @@ fn fast9(cells: &[u8], value: impl Fn(u8) -> u8, cap: u64) -> Option<(u64, Optio
     let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
     search9(&mut grid, &mut hunt);
     // Out of guesses before the search ended: the caller hands the puzzle to the SAT engine.
+    (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
+}
+
+// ---------------------------------------------------------------------------------------
+// The 16x16 engine (POJ 3076). The state is 64 masks, one per digit and band (four rows of
+// 16 cells: exactly 64 bits), of the cells where the digit may still go, placed cells
+// included, so every unit keeps at least one place for each digit while the grid can still
+// be completed. It is copied whole on a guess (about half a kilobyte). Propagation takes
+// naked singles from one bit-sliced counting pass over the 16 digits (which also finds the
+// cells with two or three candidates for the guess); when there are none, hidden singles in
+// rows, boxes and columns come from lane tricks on the digit's four band masks. The guess is
+// the open cell with the fewest candidates.
+// ---------------------------------------------------------------------------------------
+
+/// The lowest bit of each of the four rows of a band.
+const LANES16: u64 = 0x0001_0001_0001_0001;
+/// The highest bit of each row of a band.
+const HIGH16: u64 = 0x8000_8000_8000_8000;
+
+/// Bit 15 of each 16-bit lane that is not zero.
+#[inline(always)]
+fn nonzero_lanes(x: u64) -> u64 {
+    (((x & !HIGH16) + !HIGH16) | x) & HIGH16
+}
+
+/// Bit 3 of each 4-bit nibble (of a 16-bit mask) that is not zero.
+#[inline(always)]
+fn nonzero_nibbles(x: u64) -> u64 {
+    (((x & 0x7777) + 0x7777) | x) & 0x8888
+}
+
+/// For each of the 64 cells of a band, its row and its 4x4 box within the band.
+const PEERS16: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let row = 0xFFFFu64 << (i / 16 * 16);
+        let bx = 0x000F_000F_000F_000Fu64 << (i % 16 / 4 * 4);
+        t[i] = row | bx;
+        i += 1;
+    }
+    t
+};
+
+#[derive(Clone, Copy)]
+struct Grid16 {
+    /// `cand[4 * d + b]`: the cells of band `b` (bit 16 * row + column) where digit `d + 1`
+    /// may go.
+    cand: [u64; 64],
+    /// Cells not yet fixed, per band.
+    open: [u64; 4],
+}
+
+/// What 16x16 propagation leaves for the search.
+enum Settled16 {
+    Solved,
+    /// The guess: digit, band, bit.
+    Open((usize, usize, u32)),
+}
+
+impl Grid16 {
+    /// The grid of 256 givens (1-16, 0 = blank), or a contradiction when two clash.
+    fn from_givens(givens: &[u8]) -> Result<Grid16, Contradiction> {
+        let mut grid = Grid16 { cand: [!0; 64], open: [!0; 4] };
+        for (i, &g) in givens.iter().enumerate().take(256) {
+            if g != 0 {
+                grid.place(usize::from(g - 1), i / 64, (i % 64) as u32)?;
+            }
+        }
+        Ok(grid)
+    }
+
+    /// Puts digit `d` in bit `i` of band `b`: the cell's other digits go, and the digit's
+    /// other places in its row, column and box. A forced placement that the digit no longer
+    /// allows is a contradiction; one already made is nothing new.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, i: u32) -> Result<(), Contradiction> {
+        let bit = 1u64 << i;
+        let own = self.cand[4 * d + b];
+        if own & bit == 0 {
+            return Err(Contradiction);
+        }
+        if self.open[b] & bit == 0 {
+            return Ok(());
+        }
+        self.open[b] &= !bit;
+        for e in 0..16 {
+            self.cand[4 * e + b] &= !bit;
+        }
+        let column = LANES16 << (i % 16);
+        for o in 0..4 {
+            self.cand[4 * d + o] &= !column;
+        }
+        self.cand[4 * d + b] = (own & !PEERS16[i as usize]) | bit;
+        Ok(())
+    }
+
+    /// Takes digit `d` out of bit `i` of band `b` (the other side of a guess).
+    fn eliminate(&mut self, d: usize, b: usize, i: u32) {
+        self.cand[4 * d + b] &= !(1 << i);
+    }
+
+    /// Naked and hidden singles until neither finds anything.
+    fn propagate(&mut self) -> Result<Settled16, Contradiction> {
+        loop {
+            if self.open == [0; 4] {
+                return Ok(Settled16::Solved);
+            }
+            let mut placed = false;
+            let mut pairs_of = [0u64; 4];
+            let mut triples_of = [0u64; 4];
+            for b in 0..4 {
+                let open = self.open[b];
+                let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
+                for d in 0..16 {
+                    let m = self.cand[4 * d + b];
+                    four |= three & m;
+                    three |= two & m;
+                    two |= one & m;
+                    one |= m;
+                }
+                if open & !one != 0 {
+                    return Err(Contradiction);
+                }
+                pairs_of[b] = open & two & !three;
+                triples_of[b] = open & three & !four;
+                let mut singles = open & !two;
+                while singles != 0 {
+                    let i = singles.trailing_zeros();
+                    singles &= singles - 1;
+                    let d = (0..16).find(|&d| self.cand[4 * d + b] >> i & 1 != 0).unwrap_or(0);
+                    self.place(d, b, i)?;
+                    placed = true;
+                }
+            }
+            if placed {
+                continue;
+            }
+            if self.hidden_singles()? || self.locked_candidates() {
+                continue;
+            }
+            return Ok(Settled16::Open(self.pick(&pairs_of, &triples_of)));
+        }
+    }
+
+    /// Digits with one place left in a row, box or column where they are not yet fixed go
+    /// there; a unit with no place left for a digit is a contradiction. True when any was
+    /// placed.
+    fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut placed = false;
+        for d in 0..16 {
+            let mut cells = [0u64; 4];
+            let (mut col_once, mut col_twice) = (0u64, 0u64);
+            for (b, found) in cells.iter_mut().enumerate() {
+                let x = self.cand[4 * d + b];
+                if nonzero_lanes(x) != HIGH16 {
+                    return Err(Contradiction);
+                }
+                // Every row has a place, so the subtraction borrows within each row only;
+                // a row with one place is left zero.
+                let lone_rows = !nonzero_lanes(x & x.wrapping_sub(LANES16)) & HIGH16;
+                *found = x & ((lone_rows >> 15) * 0xFFFF);
+                let (r0, r1, r2, r3) = (x & 0xFFFF, x >> 16 & 0xFFFF, x >> 32 & 0xFFFF, x >> 48);
+                let once = r0 | r1 | r2 | r3;
+                let twice = (r0 & r1) | (r2 & r3) | ((r0 | r1) & (r2 | r3));
+                if nonzero_nibbles(once) != 0x8888 {
+                    return Err(Contradiction);
+                }
+                // A box (a nibble of the band's columns) with one place: one column, used by
+                // one row.
+                let crowded = (once & (once - 0x1111)) | twice;
+                let lone_boxes = !nonzero_nibbles(crowded) & 0x8888;
+                let columns = once & ((lone_boxes >> 3) * 0xF);
+                *found |= x & (columns * LANES16);
+                col_twice |= (col_once & once) | twice;
+                col_once |= once;
+            }
+            if col_once != 0xFFFF {
+                return Err(Contradiction);
+            }
+            let lone_columns = (col_once & !col_twice) * LANES16;
+            for (b, found) in cells.iter().enumerate() {
+                let mut todo = (found | (self.cand[4 * d + b] & lone_columns)) & self.open[b];
+                while todo != 0 {
+                    let i = todo.trailing_zeros();
+                    todo &= todo - 1;
+                    self.place(d, b, i)?;
+                    placed = true;
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Locked candidates: a digit whose places in a box lie in one row or one column leaves
+    /// the rest of that line, and one whose places in a row or column lie in one box leaves
+    /// the rest of that box. True when any place went (the next pass looks for singles).
+    fn locked_candidates(&mut self) -> bool {
+        const NIBBLE_LOW: u64 = 0x1111_1111_1111_1111;
+        const NIBBLE_REST: u64 = 0x7777_7777_7777_7777;
+        const LANE_LOW_NIBBLE: u64 = 0x000F_000F_000F_000F;
+        let mut changed = false;
+        for d in 0..16 {
+            let mut per_band = [0u64; 4];
+            for (b, once_here) in per_band.iter_mut().enumerate() {
+                let x = self.cand[4 * d + b];
+                // Bit 16 * r + 4 * j set when row r of the band meets box j in a place.
+                let seg = ((((x & NIBBLE_REST) + NIBBLE_REST) | x) >> 3) & NIBBLE_LOW;
+                // A row with one such segment claims its box: the box's other rows lose it.
+                let row_count = (seg + (seg >> 4) + (seg >> 8) + (seg >> 12)) & LANE_LOW_NIBBLE;
+                let t = row_count ^ LANES16;
+                let row_one = !((t + 0x0007_0007_0007_0007) | t) & 0x0008_0008_0008_0008;
+                let claims = seg & ((row_one >> 3) * 0x1111);
+                let claimed_boxes = (claims | claims >> 16 | claims >> 32 | claims >> 48) & 0xFFFF;
+                let mut drop = ((claimed_boxes * LANES16) & !claims) * 0xF;
+                // A box with one such segment points along its row: the row's other boxes
+                // lose it.
+                let box_count = (seg + (seg >> 16) + (seg >> 32) + (seg >> 48)) & 0xFFFF;
+                let u = box_count ^ 0x1111;
+                let box_one = !((((u & 0x7777) + 0x7777) | u) & 0x8888) & 0x8888;
+                let points = seg & ((box_one >> 3) * LANES16);
+                let rows = (nonzero_lanes(points) >> 15) * 0xFFFF;
+                drop |= rows & !(points * 0xF);
+                let kept = x & !drop;
+                if kept != x {
+                    self.cand[4 * d + b] = kept;
+                    changed = true;
+                }
+                *once_here = (kept | kept >> 16 | kept >> 32 | kept >> 48) & 0xFFFF;
+            }
+            // Columns: a box whose places lie in one column takes that column from the other
+            // bands; a column whose places lie in one band takes the box's other columns.
+            let all = per_band[0] | per_band[1] | per_band[2] | per_band[3];
+            for b in 0..4 {
+                let once = per_band[b];
+                let elsewhere = per_band.iter().enumerate().fold(0, |m, (o, &c)| if o == b { m } else { m | c });
+                let only_here = once & !elsewhere;
+                let box_keep = !((nonzero_nibbles(only_here) >> 3) * 0xF) | only_here;
+                let lone = !nonzero_nibbles(once & once.wrapping_sub(0x1111)) & 0x8888;
+                let locked = once & ((lone >> 3) * 0xF) & all;
+                let x = self.cand[4 * d + b];
+                let kept = x & ((box_keep & 0xFFFF) * LANES16);
+                if kept != x {
+                    self.cand[4 * d + b] = kept;
+                    changed = true;
+                }
+                if locked & elsewhere != 0 {
+                    for o in (0..4).filter(|&o| o != b) {
+                        let y = self.cand[4 * d + o];
+                        if y & (locked * LANES16) != 0 {
+                            self.cand[4 * d + o] = y & !(locked * LANES16);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// The guess (digit, band, bit): of the cells with two candidates, the one with the most
+    /// open cells in its row, column and box, then the fewest places for its two digits
+    /// there (on generated minimal puzzles, a quarter of the guesses of the first such cell);
+    /// else a digit with two places left in a row or box; else a cell with three candidates,
+    /// or the fewest.
+    fn pick(&self, pairs: &[u64; 4], triples: &[u64; 4]) -> (usize, usize, u32) {
+        let first_digit = |b: usize, i: u32| (0..16).find(|&d| self.cand[4 * d + b] >> i & 1 != 0).unwrap_or(0);
+        let mut best = None;
+        let mut best_score = 0;
+        for (b, &pairs) in pairs.iter().enumerate() {
+            let mut m = pairs;
+            while m != 0 {
+                let i = m.trailing_zeros();
+                m &= m - 1;
+                let (row, bx, column) = Grid16::units_of(i);
+                let open_column: u32 = (0..4).map(|o| (self.open[o] & column).count_ones()).sum();
+                let degree = (self.open[b] & (row | bx)).count_ones() + open_column;
+                let mut places = 0;
+                for d in 0..16 {
+                    let x = self.cand[4 * d + b];
+                    if x >> i & 1 != 0 {
+                        let open = x & self.open[b];
+                        places += (open & row).count_ones() + (open & bx).count_ones();
+                        places +=
+                            (0..4).map(|o| (self.cand[4 * d + o] & self.open[o] & column).count_ones()).sum::<u32>();
+                    }
+                }
+                let score = 1000 + 10 * degree - places;
+                if score > best_score {
+                    best_score = score;
+                    best = Some((b, i));
+                }
+            }
+        }
+        if let Some((b, i)) = best {
+            return (first_digit(b, i), b, i);
+        }
+        for b in 0..4 {
+            let open = self.open[b];
+            for d in 0..16 {
+                let x = self.cand[4 * d + b] & open;
+                for r in 0..4 {
+                    let row = x >> (16 * r) & 0xFFFF;
+                    if row.count_ones() == 2 {
+                        return (d, b, row.trailing_zeros() + 16 * r);
+                    }
+                }
+                for j in 0..4 {
+                    let bx = x & (0x000F_000F_000F_000F << (4 * j));
+                    if bx.count_ones() == 2 {
+                        return (d, b, bx.trailing_zeros());
+                    }
+                }
+            }
+        }
+        let (b, i) = match (0..4).find(|&b| triples[b] != 0) {
+            Some(b) => (b, triples[b].trailing_zeros()),
+            None => self.fewest_candidates(),
+        };
+        (first_digit(b, i), b, i)
+    }
+
+    /// The row, box and column (as masks of one band) of bit `i`.
+    fn units_of(i: u32) -> (u64, u64, u64) {
+        (0xFFFF << (i / 16 * 16), 0x000F_000F_000F_000F << (i % 16 / 4 * 4), LANES16 << (i % 16))
+    }
+
+    /// The open cell with the fewest candidates (band, bit), when none has two or three.
+    fn fewest_candidates(&self) -> (usize, u32) {
+        let mut best = (u32::MAX, 0, 0);
+        for b in 0..4 {
+            let mut open = self.open[b];
+            while open != 0 {
+                let i = open.trailing_zeros();
+                open &= open - 1;
+                let n = (0..16).map(|d| (self.cand[4 * d + b] >> i & 1) as u32).sum::<u32>();
+                if n < best.0 {
+                    best = (n, b, i);
+                }
+            }
+        }
+        (best.1, best.2)
+    }
+
+    /// The values (1-16) of a solved grid, in reading order.
+    fn write_values(&self, out: &mut [u8; 256]) {
+        for b in 0..4 {
+            for d in 0..16 {
+                let mut m = self.cand[4 * d + b];
+                while m != 0 {
+                    out[64 * b + m.trailing_zeros() as usize] = d as u8 + 1;
+                    m &= m - 1;
+                }
+            }
+        }
+    }
+}
+
+/// Depth-first search on a 16x16 grid, as `search9`: the first candidate of the picked cell
+/// goes there (recursively), or it does not (this loop).
+fn search16(grid: &mut Grid16, hunt: &mut Hunt<256>) {
+    loop {
+        let (d, b, i) = match grid.propagate() {
+            Err(Contradiction) => return,
+            Ok(Settled16::Solved) => {
+                hunt.found += 1;
+                if hunt.first.is_none() {
+                    let mut values = [0u8; 256];
+                    grid.write_values(&mut values);
+                    hunt.first = Some(values);
+                }
+                return;
+            }
+            Ok(Settled16::Open(guess)) => guess,
+        };
+        if hunt.guesses == 0 {
+            return;
+        }
+        hunt.guesses -= 1;
+        let mut next = *grid;
+        if next.place(d, b, i).is_ok() {
+            search16(&mut next, hunt);
+        }
+        if hunt.found >= hunt.cap {
+            return;
+        }
+        grid.eliminate(d, b, i);
+    }
+}
+
+/// Solves or counts a 16x16 puzzle of 256 values (1-16, 0 = blank); `None` when the search
+/// ran out of guesses and the SAT engine must answer.
+fn fast16(givens: &[u8], cap: u64) -> Option<(u64, Option<[u8; 256]>)> {
+    let Ok(mut grid) = Grid16::from_givens(givens) else {
+        return Some((0, None));
+    };
+    let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
+    search16(&mut grid, &mut hunt);
     (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
 }

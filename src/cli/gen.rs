@@ -10,7 +10,8 @@ Every unique puzzle is proved unique by the solver's exact counter. Without --cl
 are taken away until none can go: the puzzles are minimal. The same options and seed give the
 same bytes on every machine.
 
-Formats: poj (T, then the puzzles; the default for 9x9), grids (9 lines of 9), spaced (Luogu
+Formats: poj (T, then the puzzles; the default for 9x9; SPOJ SUDOKU for 16x16), grids (9
+lines of 9; 16 lines of 16 letters for 16x16, POJ 3076, the default there), spaced (Luogu
 P1784), lines (81 cells a line; POJ 3074), lines-end (lines, then 'end'), canvas (gattai
 drawn as the solver reads them; the default for canvases).
 
@@ -20,11 +21,12 @@ As a stress generator, `@gen ARGS` takes the seed as its last argument, like tes
 #[derive(Debug, Parser)]
 #[command(name = "judge gen", about, after_help = AFTER_HELP)]
 pub struct GenCli {
-    /// 9x9, samurai, twodoku, butterfly, flower or sohei.
+    /// 9x9, 16x16, samurai, twodoku, butterfly, flower or sohei.
     #[arg(long, value_name = "SHAPE", default_value = "9x9", value_parser = Shape::parse)]
     pub shape: Shape,
 
-    /// poj, grids, spaced, lines, lines-end or canvas [default: poj, canvas for canvases].
+    /// poj, grids, spaced, lines, lines-end or canvas [default: poj; grids for 16x16; canvas
+    /// for canvases].
     #[arg(short, long, value_name = "FORMAT", value_parser = Format::parse)]
     pub format: Option<Format>,
 
@@ -52,9 +54,9 @@ pub struct GenCli {
     #[arg(long)]
     pub no_solution: bool,
 
-    /// The byte for a blank cell: 0 or '.'.
-    #[arg(long, value_name = "CHAR", default_value = "0", value_parser = ["0", "."])]
-    pub blank: String,
+    /// The byte for a blank cell: 0 or '.', or '-' for 16x16 [default: 0; '-' for 16x16].
+    #[arg(long, value_name = "CHAR", value_parser = ["0", ".", "-"])]
+    pub blank: Option<String>,
 
     /// Write to FILE instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -71,7 +73,12 @@ pub struct GenCli {
 
 impl GenCli {
     pub fn options(&self) -> GenOptions {
-        let default_format = if self.shape == Shape::Classic { Format::Poj } else { Format::Canvas };
+        let default_format = match self.shape {
+            Shape::Classic => Format::Poj,
+            Shape::Sixteen => Format::Grids,
+            _ => Format::Canvas,
+        };
+        let default_blank = if self.shape == Shape::Sixteen { "-" } else { "0" };
         GenOptions {
             shape: self.shape,
             format: self.format.unwrap_or(default_format),
@@ -86,7 +93,7 @@ impl GenCli {
                 Solutions::Unique
             },
             seed: self.seed_word.unwrap_or(self.seed),
-            blank: self.blank.as_bytes()[0],
+            blank: self.blank.as_deref().unwrap_or(default_blank).as_bytes()[0],
         }
     }
 }

@@ -63,7 +63,7 @@ impl Maker {
                 break;
             }
             let cell = self.rng.below(cells);
-            let digit = 1 + self.rng.below(9) as u8;
+            let digit = 1 + self.rng.below(self.work.side()) as u8;
             if givens[cell] != 0 || self.clashes(&givens, cell, digit) {
                 continue;
             }
@@ -77,7 +77,7 @@ impl Maker {
                 None => givens[cell] = 0,
             }
         }
-        let mut relabel: Vec<u8> = (1..=9).collect();
+        let mut relabel: Vec<u8> = (1..=self.work.side() as u8).collect();
         self.rng.shuffle(&mut relabel);
         solved.iter().map(|&v| relabel[usize::from(v) - 1]).collect()
     }
@@ -115,7 +115,7 @@ impl Maker {
         let clash_first = self.rng.below(2) == 0;
         for clash in [clash_first, !clash_first] {
             for &cell in &blanks {
-                let digits: Vec<u8> = (1..=9)
+                let digits: Vec<u8> = (1..=self.work.side() as u8)
                     .filter(|&d| {
                         let repeats = self.clashes(givens, cell, d);
                         if clash {

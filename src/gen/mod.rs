@@ -73,11 +73,13 @@ pub fn generate(options: &GenOptions) -> Result<Generated, String> {
             Shape::Classic => {
                 "the canvas format is for gattai shapes: use poj, grids, spaced, lines or lines-end".into()
             }
+            Shape::Sixteen => "a 16x16 grid can be written as grids (POJ 3076) or poj (SPOJ, with T) only".into(),
             _ => format!("a {} canvas can be written as poj or canvas only", options.shape.name()),
         });
     }
-    if !matches!(options.blank, b'0' | b'.') {
-        return Err("a blank cell is written as 0 or .".into());
+    let dash = options.blank == b'-' && options.shape == Shape::Sixteen;
+    if !(matches!(options.blank, b'0' | b'.') || dash) {
+        return Err("a blank cell is written as 0 or . (or - on a 16x16 grid)".into());
     }
     let blank = options.shape.blank();
     let mut maker = carve::Maker::new(blank.clone(), options.seed);

@@ -1,5 +1,5 @@
-//! What the generator can draw: puzzle shapes (9x9 and the gattai canvases the solver
-//! reads) and the input formats of the judges that send them.
+//! What the generator can draw: puzzle shapes (9x9, 16x16 and the gattai canvases the
+//! solver reads) and the input formats of the judges that send them.
 
 use crate::solver::{Puzzle, Reader, Shape as Drawn};
 
@@ -8,6 +8,8 @@ use crate::solver::{Puzzle, Reader, Shape as Drawn};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     Classic,
+    /// 16x16 with letters A-P (POJ 3076, SPOJ SUDOKU, AcWing 169).
+    Sixteen,
     Samurai,
     Twodoku,
     Butterfly,
@@ -15,8 +17,9 @@ pub enum Shape {
     Sohei,
 }
 
-pub const SHAPES: [(&str, Shape); 6] = [
+pub const SHAPES: [(&str, Shape); 7] = [
     ("9x9", Shape::Classic),
+    ("16x16", Shape::Sixteen),
     ("samurai", Shape::Samurai),
     ("twodoku", Shape::Twodoku),
     ("butterfly", Shape::Butterfly),
@@ -36,7 +39,7 @@ impl Shape {
     /// Top-left corners (row, column) of the 9x9 grids.
     pub fn corners(self) -> &'static [(usize, usize)] {
         match self {
-            Shape::Classic => &[(0, 0)],
+            Shape::Classic | Shape::Sixteen => &[(0, 0)],
             Shape::Samurai => &[(0, 0), (0, 12), (12, 0), (12, 12), (6, 6)],
             Shape::Twodoku => &[(0, 0), (6, 6)],
             Shape::Butterfly => &[(0, 0), (0, 3), (3, 0), (3, 3)],
@@ -48,6 +51,13 @@ impl Shape {
     /// The shape with every cell blank, read back through the solver's own reader so that
     /// the generator and the solver can never disagree on a canvas.
     pub fn blank(self) -> Puzzle {
+        if self == Shape::Sixteen {
+            let text = "----------------\n".repeat(16);
+            return match Reader::new(text.as_bytes()).next_case() {
+                Some(Ok(puzzle)) => puzzle,
+                other => unreachable!("the solver cannot read a blank 16x16 grid: {other:?}"),
+            };
+        }
         let corners = self.corners();
         let side = corners.iter().map(|&(r, c)| r.max(c) + 9).max().unwrap_or(9);
         let inside = |r: usize, c: usize| corners.iter().any(|&(t, l)| r >= t && r < t + 9 && c >= l && c < l + 9);
@@ -75,9 +85,11 @@ fn lookup<T: Copy>(table: &[(&str, T)], text: &str, what: &str) -> Result<T, Str
 /// How a file of puzzles is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// POJ 2676: T, then the puzzles (canvases end with a blank line).
+    /// POJ 2676 (and SPOJ SUDOKU for 16x16): T, then the puzzles (canvases and 16x16 grids
+    /// end with a blank line).
     Poj,
-    /// 9 lines of 9 cells per puzzle, puzzles separated by a blank line.
+    /// 9 lines of 9 cells (16 of 16 for 16x16, POJ 3076) per puzzle, puzzles separated by a
+    /// blank line.
     Grids,
     /// 9 lines of 9 space-separated cells (Luogu P1784), puzzles separated by a blank line.
     Spaced,
@@ -107,14 +119,15 @@ impl Format {
     pub fn fits(self, shape: Shape) -> bool {
         match self {
             Format::Poj => true,
-            Format::Canvas => shape != Shape::Classic,
+            Format::Grids => matches!(shape, Shape::Classic | Shape::Sixteen),
+            Format::Canvas => !matches!(shape, Shape::Classic | Shape::Sixteen),
             _ => shape == Shape::Classic,
         }
     }
 }
 
 /// Writes `puzzles` (givens, 0 for a blank, in the solver's cell order) as one input file.
-/// `blank` is the byte written for an empty cell (`0` or `.`).
+/// `blank` is the byte written for an empty cell (`0` or `.`; also `-` on a 16x16 grid).
 pub fn render(blank_puzzle: &Puzzle, puzzles: &[Vec<u8>], format: Format, blank: u8) -> Vec<u8> {
     let mut out = Vec::new();
     if format == Format::Poj {
@@ -126,18 +139,22 @@ pub fn render(blank_puzzle: &Puzzle, puzzles: &[Vec<u8>], format: Format, blank:
         _ => blank_puzzle.shape.clone(),
     };
     let canvas = matches!(drawn, Drawn::Canvas(_));
+    let sixteen = drawn == Drawn::Rows16;
+    // What `write_answer` draws for a blank cell.
+    let drawn_blank = if sixteen { b'-' } else { b'0' };
     let shaped = Puzzle { shape: drawn, ..blank_puzzle.clone() };
     for (k, givens) in puzzles.iter().enumerate() {
-        let separated = matches!(format, Format::Grids | Format::Spaced | Format::Canvas);
+        // 16x16 grids are a blank line apart in both formats (POJ 3076 and SPOJ).
+        let separated = matches!(format, Format::Grids | Format::Spaced | Format::Canvas) || sixteen;
         if k > 0 && separated {
             out.push(b'\n');
         }
         let start = out.len();
         // Writing to a Vec cannot fail.
         let _ = shaped.write_answer(givens, &mut out);
-        if blank != b'0' {
+        if blank != drawn_blank {
             for b in &mut out[start..] {
-                if *b == b'0' {
+                if *b == drawn_blank {
                     *b = blank;
                 }
             }

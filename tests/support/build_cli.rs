@@ -92,15 +92,25 @@ fn a_typical_accepted_solution_passes_each_problem_suite_but_the_hard_cases() {
     // The bar for a suite: a plain depth-first solution, as judges accept, built from source
     // and speaking the judge's own format, passes every case its judge could send.
     let cache = tempfile::tempdir().unwrap();
-    for (problem, speaks) in
-        [("poj2676", "poj2676"), ("poj3074", "poj3074"), ("acwing166", "poj3074"), ("luogu1784", "luogu1784")]
-    {
+    // 16x16 problems: dancing links, the usual accepted solution there.
+    let typical = |mode: &'static str| vec!["tests/fixtures/typical.rs", mode];
+    let dlx = || vec!["tests/fixtures/dlx16.rs"];
+    for (problem, command) in [
+        ("poj2676", typical("poj2676")),
+        ("poj3074", typical("poj3074")),
+        ("acwing166", typical("poj3074")),
+        ("luogu1784", typical("luogu1784")),
+        ("poj3076", dlx()),
+        ("acwing169", dlx()),
+        ("spoj-sudoku", dlx()),
+    ] {
         let out = judge()
             .env("XDG_CACHE_HOME", cache.path())
             // The time limit is lifted so that a loaded machine cannot fail the test: what is
             // tested is the format, and `hard` is decided against the judge's limit elsewhere.
             .args(["--problem", problem, "--skip-tag", "hard", "--time-limit", "60s"])
-            .args(["--", "tests/fixtures/typical.rs", speaks])
+            .arg("--")
+            .args(&command)
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);

@@ -1,7 +1,8 @@
 //! Property test of the solver's reader: damaged inputs of every style it reads.
 //!
 //! Each input starts from a valid file (a T file, bare rows, spaced rows, puzzle lines with
-//! comments and `end`, a Samurai, a butterfly) and gets one to three random edits. Whatever
+//! comments and `end`, a Samurai, a butterfly, 16x16 grids as POJ 3076 and SPOJ send them)
+//! and gets one to three random edits. Whatever
 //! the reader does must be one of two things: an error whose line and column point inside the
 //! input, or an answer for every cell the input holds (no line silently dropped or misread as
 //! something else). No panic, ever.
@@ -25,7 +26,7 @@ impl Rng {
 }
 
 /// Bytes worth inserting: mostly what the formats are made of, sometimes anything.
-const SUDOKUISH: &[u8] = b"0123456789.. \n\n\r\t#-+e";
+const SUDOKUISH: &[u8] = b"0123456789.. \n\n\r\t#-+eAPQ--";
 
 fn random_byte(rng: &mut Rng) -> u8 {
     if rng.below(4) == 0 {
@@ -94,9 +95,10 @@ fn is_plain_count(line: &[u8]) -> bool {
         && (digits.len() == 1 || digits[0] != b'0')
 }
 
-/// Cells the input holds: `0`-`9` and `.` on every line that is not blank, a comment, the
-/// count line, or after an `end` line of a file without a count.
-fn cells_in(input: &[u8]) -> usize {
+/// Cells the input holds: `0`-`9` and `.` (for 16x16 grids, `A`-`P`, `-`, `.` and `0`) on
+/// every line that is not blank, a comment, the count line, or after an `end` line of a file
+/// without a count.
+fn cells_in(input: &[u8], sixteen: bool) -> usize {
     let lines = lines(input);
     let mut content = lines.iter().filter(|l| !l.is_empty() && l[0] != b'#').peekable();
     let counted = content.peek().is_some_and(|l| is_plain_count(l));
@@ -108,7 +110,14 @@ fn cells_in(input: &[u8]) -> usize {
         if !counted && *line == b"end" {
             break;
         }
-        cells += line.iter().filter(|&&b| b.is_ascii_digit() || b == b'.').count();
+        let is_cell = |b: u8| {
+            if sixteen {
+                matches!(b, b'A'..=b'P' | b'-' | b'.' | b'0')
+            } else {
+                b.is_ascii_digit() || b == b'.'
+            }
+        };
+        cells += line.iter().filter(|&&b| is_cell(b)).count();
     }
     cells
 }
@@ -134,7 +143,20 @@ fn seeds() -> Vec<Vec<u8>> {
     lines.extend_from_slice(b"\n");
     lines.extend(flat.iter().map(|&b| if b == b'0' { b'.' } else { b }));
     lines.extend_from_slice(b"\nend\n");
-    vec![sample, grid, spaced, lines, read("samurai/seed"), read("gattai/butterfly-21")]
+    let poj3076 = read("poj3076/sample");
+    let mut two = poj3076.clone();
+    two.push(b'\n');
+    two.extend(poj3076.iter().map(|&b| if b == b'-' { b'.' } else { b }));
+    let mut spoj = b"2\n".to_vec();
+    spoj.extend_from_slice(&poj3076);
+    spoj.push(b'\n');
+    spoj.extend(poj3076.iter().map(|&b| if b == b'-' { b'0' } else { b }));
+    vec![sample, grid, spaced, lines, read("samurai/seed"), read("gattai/butterfly-21"), two, spoj]
+}
+
+/// Whether seed `k` of [`seeds`] is a 16x16 file.
+fn is_sixteen(k: usize) -> bool {
+    k >= 6
 }
 
 /// Runs `rounds` damaged inputs; returns how many were answered and how many were errors.
@@ -143,7 +165,8 @@ pub fn check(rounds: u64, seed: u64) -> (u64, u64) {
     let mut rng = Rng(seed);
     let (mut answered, mut errors) = (0, 0);
     for round in 0..rounds {
-        let mut input = seeds[(round % seeds.len() as u64) as usize].clone();
+        let k = (round % seeds.len() as u64) as usize;
+        let mut input = seeds[k].clone();
         for _ in 0..=rng.below(3) {
             damage(&mut input, &mut rng);
         }
@@ -157,7 +180,11 @@ pub fn check(rounds: u64, seed: u64) -> (u64, u64) {
                 while let Some(case) = reader.next_case() {
                     read += case.expect("a file answered in full reads in full").givens.len();
                 }
-                assert_eq!(read, cells_in(&input), "round {round}: cells dropped or invented, input:\n{shown}");
+                assert_eq!(
+                    read,
+                    cells_in(&input, is_sixteen(k)),
+                    "round {round}: cells dropped or invented, input:\n{shown}"
+                );
             }
             Err(Failure::Input(e)) => {
                 errors += 1;
