@@ -6,25 +6,11 @@ use predicates::prelude::*;
 use sudoku_judge::sudoku_check;
 use sudoku_judge::verdict::CheckOutcome;
 
-/// The POJ 3076 sample.
-pub const POJ3076: &str = "\
---A----C-----O-I
--J--A-B-P-CGF-H-
---D--F-I-E----P-
--G-EL-H----M-J--
-----E----C--G---
--I--K-GA-B---E-J
-D-GP--J-F----A--
--E---C-B--DP--O-
-E--F-M--D--L-K-A
--C--------O-I-L-
-H-P-C--F-A--B---
----G-OD---J----H
-K---J----H-A-P-L
---B--P--E--K--A-
--H--B--K--FI-C--
---F---C--D--H-N-
-";
+/// The POJ 3076 sample, as the bundled case holds it (one copy of it in the repository).
+fn poj3076() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/poj3076/sample/input.txt");
+    std::fs::read_to_string(path).expect("the bundled POJ 3076 sample")
+}
 
 fn empty() -> String {
     "----------------\n".repeat(16)
@@ -43,7 +29,7 @@ fn solved(input: &str) -> Vec<u8> {
 
 #[test]
 fn poj3076_grids_are_answered_in_letters_a_blank_line_apart() {
-    let input = format!("{POJ3076}\n{}", empty().replace('-', "."));
+    let input = format!("{}\n{}", poj3076(), empty().replace('-', "."));
     let out = solved(&input);
     assert_eq!(checked(&input, &out), CheckOutcome::Accepted);
     let text = String::from_utf8(out).unwrap();
@@ -56,7 +42,7 @@ fn poj3076_grids_are_answered_in_letters_a_blank_line_apart() {
 
 #[test]
 fn spoj_files_start_with_a_count() {
-    let input = format!("2\n{POJ3076}\n{}", POJ3076.replace('-', "0"));
+    let input = format!("2\n{}\n{}", poj3076(), poj3076().replace('-', "0"));
     let out = solved(&input);
     assert_eq!(checked(&input, &out), CheckOutcome::Accepted);
     let half = out.len() / 2;
@@ -69,12 +55,12 @@ fn counting_is_exact_on_16x16_grids() {
         let out = sudoku().arg(format!("--count={cap}")).write_stdin(input).output().unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(counted(POJ3076.to_string(), 5), "1\n");
+    assert_eq!(counted(poj3076(), 5), "1\n");
     assert_eq!(counted(empty(), 7), "7\n");
     // A solved grid with a rectangle of four cells blanked, a and b on one diagonal and b
     // and a on the other, its two rows in one band of boxes: the letters can swap, so there
     // are exactly two solutions.
-    let answer = String::from_utf8(solved(POJ3076)).unwrap();
+    let answer = String::from_utf8(solved(&poj3076())).unwrap();
     let mut rows: Vec<Vec<u8>> = answer.lines().map(|l| l.as_bytes().to_vec()).collect();
     let rectangle = (0..16).flat_map(|r1| (r1 + 1..r1 / 4 * 4 + 4).map(move |r2| (r1, r2))).find_map(|(r1, r2)| {
         let (top, bottom) = (&rows[r1], &rows[r2]);
@@ -93,7 +79,7 @@ fn counting_is_exact_on_16x16_grids() {
 
 #[test]
 fn clashing_letters_have_no_solution_and_say_where() {
-    let input = POJ3076.replacen("--A", "A-A", 1);
+    let input = poj3076().replacen("--A", "A-A", 1);
     sudoku()
         .write_stdin(input)
         .assert()
@@ -106,30 +92,33 @@ fn clashing_letters_have_no_solution_and_say_where() {
 fn malformed_16x16_input_is_located_after_the_good_cases_are_answered() {
     let cases = [
         (
-            POJ3076.replacen("-J--", "-J-Q", 1),
+            poj3076().replacen("-J--", "-J-Q", 1),
             "line 19, column 4: expected a letter A-P, or '-', '.' or '0' for a blank",
         ),
-        (POJ3076.replacen("-J--A-B-P-CGF-H-", "-J--A-B-P-CGF-H", 1), "line 19, column 16: expected a row of the 16x16"),
         (
-            POJ3076.replacen("-J--A-B-P-CGF-H-", "-J--A-B-P-CGF-H-A", 1),
+            poj3076().replacen("-J--A-B-P-CGF-H-", "-J--A-B-P-CGF-H", 1),
+            "line 19, column 16: expected a row of the 16x16",
+        ),
+        (
+            poj3076().replacen("-J--A-B-P-CGF-H-", "-J--A-B-P-CGF-H-A", 1),
             "line 19, column 17: expected a row of the 16x16",
         ),
         (
-            POJ3076.lines().take(10).map(|l| format!("{l}\n")).collect(),
+            poj3076().lines().take(10).map(|l| format!("{l}\n")).collect(),
             "line 28, column 1: expected row 11 of the 16x16",
         ),
         (format!("{}\n", "103000509\n".repeat(9)), "line 18, column 1: expected a 16x16 case like the one at line 1"),
     ];
     for (second, message) in cases {
-        let input = format!("{POJ3076}\n{second}");
+        let input = format!("{}\n{second}", poj3076());
         let out = sudoku().write_stdin(input.clone()).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{second}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(&format!("case 2, {message}")), "{stderr}");
-        assert_eq!(checked(POJ3076, &out.stdout), CheckOutcome::Accepted, "the first case is answered");
+        assert_eq!(checked(&poj3076(), &out.stdout), CheckOutcome::Accepted, "the first case is answered");
     }
     // And the other way round: a 16x16 grid after a 9x9 one.
-    let input = format!("{}\n{POJ3076}", "103000509\n".repeat(9));
+    let input = format!("{}\n{}", "103000509\n".repeat(9), poj3076());
     sudoku().write_stdin(input).assert().code(1).stderr(predicate::str::contains(
         "case 2, line 11, column 1: expected a 9x9 case like the one at line 1, found a row of a 16x16 grid",
     ));
@@ -137,21 +126,21 @@ fn malformed_16x16_input_is_located_after_the_good_cases_are_answered() {
 
 #[test]
 fn the_checker_holds_16x16_answers_to_every_rule() {
-    let good = solved(POJ3076);
-    assert_eq!(checked(POJ3076, &good), CheckOutcome::Accepted);
+    let good = solved(&poj3076());
+    assert_eq!(checked(&poj3076(), &good), CheckOutcome::Accepted);
     let text = String::from_utf8(good).unwrap();
     // The sample's first given is the 'A' at row 1, column 3.
     let changed = text.replacen(&text[2..3], if &text[2..3] == "B" { "C" } else { "B" }, 1);
-    let CheckOutcome::Wrong(why) = checked(POJ3076, changed.as_bytes()) else { panic!("{changed}") };
+    let CheckOutcome::Wrong(why) = checked(&poj3076(), changed.as_bytes()) else { panic!("{changed}") };
     assert!(why.contains("row 1, column 3: the given A was changed to") || why.contains("appears twice"), "{why}");
     let swapped: String = text.lines().map(|l| format!("{}{}{}\n", &l[1..2], &l[0..1], &l[2..])).collect();
-    let CheckOutcome::Wrong(why) = checked(POJ3076, swapped.as_bytes()) else { panic!() };
+    let CheckOutcome::Wrong(why) = checked(&poj3076(), swapped.as_bytes()) else { panic!() };
     assert!(why.contains("given") || why.contains("appears twice in its"), "{why}");
     let digits = text.replacen('F', "6", 1);
-    let CheckOutcome::Presentation(why) = checked(POJ3076, digits.as_bytes()) else { panic!() };
+    let CheckOutcome::Presentation(why) = checked(&poj3076(), digits.as_bytes()) else { panic!() };
     assert!(why.contains("expected a letter A-P, found '6'"), "{why}");
     let short = text.replacen('\n', "", 1);
-    assert!(matches!(checked(POJ3076, short.as_bytes()), CheckOutcome::Presentation(_)));
+    assert!(matches!(checked(&poj3076(), short.as_bytes()), CheckOutcome::Presentation(_)));
 }
 
 #[test]
