@@ -1,7 +1,7 @@
 //! Generator bench (issue 11): how long `judge gen` takes to make what users ask for, in
 //! process: 1,000 unique (minimal) 9x9 puzzles in one file, and one unique minimal puzzle
-//! of each canvas shape over several seeds (median and worst). Every puzzle made is checked
-//! unique again with the solver's counter, outside the timing.
+//! of each other shape (16x16 and the canvases) over several seeds (median and worst).
+//! Every puzzle made is checked unique again with the solver's counter, outside the timing.
 //!
 //! `cargo bench --bench gen` (`-- --quick` for fewer seeds).
 
@@ -10,7 +10,11 @@ use sudoku_judge::gen::{self, shapes::SHAPES, Format, GenOptions, Shape, Solutio
 use sudoku_judge::solver::{Reader, Solver};
 
 fn options(shape: Shape, count: usize, seed: u64) -> GenOptions {
-    let format = if shape == Shape::Classic { Format::Lines } else { Format::Canvas };
+    let format = match shape {
+        Shape::Classic => Format::Lines,
+        Shape::Sixteen => Format::Grids,
+        _ => Format::Canvas,
+    };
     GenOptions { shape, format, count, clues: None, minimal: false, solutions: Solutions::Unique, seed, blank: b'0' }
 }
 
