@@ -2249,6 +2249,48 @@ const PEERS16: [u64; 64] = {
     t
 };
 
+/// The cells of each band (`cand[4 * d + b]`) with at least one, two and three candidates:
+/// a bit-sliced count over the 16 digits. SSE2, the x86-64 baseline, counts two bands at once.
+#[cfg(target_arch = "x86_64")]
+pub fn count_candidates(cand: &[u64; 64]) -> [[u64; 4]; 3] {
+    use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128};
+    // SAFETY: SSE2 is part of every x86-64 target; each load reads two of the 64 masks,
+    // 2 * 32 loads in all, within the array.
+    unsafe {
+        let p = cand.as_ptr().cast::<__m128i>();
+        let zero = _mm_setzero_si128();
+        let (mut one, mut two, mut three) = ([zero; 2], [zero; 2], [zero; 2]);
+        for d in 0..16 {
+            for h in 0..2 {
+                let m = _mm_loadu_si128(p.add(2 * d + h));
+                three[h] = _mm_or_si128(three[h], _mm_and_si128(two[h], m));
+                two[h] = _mm_or_si128(two[h], _mm_and_si128(one[h], m));
+                one[h] = _mm_or_si128(one[h], m);
+            }
+        }
+        let lanes = |v: [__m128i; 2]| std::mem::transmute::<[__m128i; 2], [u64; 4]>(v);
+        [lanes(one), lanes(two), lanes(three)]
+    }
+}
+
+/// `count_candidates` in plain integers, for every other target.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub fn count_candidates_portable(cand: &[u64; 64]) -> [[u64; 4]; 3] {
+    let (mut one, mut two, mut three) = ([0u64; 4], [0u64; 4], [0u64; 4]);
+    for d in 0..16 {
+        for b in 0..4 {
+            let m = cand[4 * d + b];
+            three[b] |= two[b] & m;
+            two[b] |= one[b] & m;
+            one[b] |= m;
+        }
+    }
+    [one, two, three]
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub use count_candidates_portable as count_candidates;
+
 #[derive(Clone, Copy)]
 struct Grid16 {
     /// `cand[4 * d + b]`: the cells of band `b` (bit 16 * row + column) where digit `d + 1`
@@ -2298,6 +2340,13 @@ impl Grid16 {
     /// allows is a contradiction; one already made is nothing new.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, i: u32) -> Result<(), Contradiction> {
+        self.place_where(d, b, i, false)
+    }
+
+    /// `place`, told whether `d` is the cell's only candidate (a naked single): then no other
+    /// digit has the cell to lose.
+    #[inline(always)]
+    fn place_where(&mut self, d: usize, b: usize, i: u32, only: bool) -> Result<(), Contradiction> {
         let bit = 1u64 << i;
         let own = self.cand[4 * d + b];
         if own & bit == 0 {
@@ -2307,10 +2356,12 @@ impl Grid16 {
             return Ok(());
         }
         self.open[b] &= !bit;
-        for e in 0..16 {
-            let m = self.cand[4 * e + b];
-            self.dirty |= ((m >> i & 1) as u16) << e;
-            self.cand[4 * e + b] = m & !bit;
+        if !only {
+            for e in 0..16 {
+                let m = self.cand[4 * e + b];
+                self.dirty |= ((m >> i & 1) as u16) << e;
+                self.cand[4 * e + b] = m & !bit;
+            }
         }
         self.dirty |= 1 << d;
         let column = LANES16 << (i % 16);
@@ -2355,25 +2406,22 @@ impl Grid16 {
             }
             let mut placed = false;
             let mut pairs_of = [0u64; 4];
+            let [one, two, three] = count_candidates(&self.cand);
             for (b, pairs) in pairs_of.iter_mut().enumerate() {
                 let open = self.open[b];
-                let (mut one, mut two, mut three) = (0u64, 0u64, 0u64);
-                for d in 0..16 {
-                    let m = self.cand[4 * d + b];
-                    three |= two & m;
-                    two |= one & m;
-                    one |= m;
-                }
-                if open & !one != 0 {
+                if open & !one[b] != 0 {
                     return Err(Contradiction);
                 }
-                *pairs = open & two & !three;
-                let mut singles = open & !two;
+                *pairs = open & two[b] & !three[b];
+                let mut singles = open & !two[b];
                 while singles != 0 {
                     let i = singles.trailing_zeros();
                     singles &= singles - 1;
+                    // The count was taken before this pass placed anything: a single whose
+                    // digit an earlier placement took has none left, so no digit is found and
+                    // `place` fails, rightly. (A cell it narrowed to one waits for the next.)
                     let d = (0..16).find(|&d| self.cand[4 * d + b] >> i & 1 != 0).unwrap_or(0);
-                    self.place(d, b, i)?;
+                    self.place_where(d, b, i, true)?;
                     placed = true;
                 }
             }

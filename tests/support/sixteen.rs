@@ -165,3 +165,35 @@ fn gen_draws_16x16_puzzles_in_both_judges_formats() {
         .stderr(predicate::str::contains("grids"));
     judge().args(["gen", "--blank", "-"]).assert().code(2).stderr(predicate::str::contains("16x16"));
 }
+
+#[test]
+fn the_vector_and_portable_candidate_counts_agree() {
+    // The 16x16 engine counts candidates with SSE2 on x86-64 and in plain integers elsewhere;
+    // both must give the same cells with one, two and three candidates.
+    use sudoku_judge::solver::{count_candidates, count_candidates_portable};
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..2000 {
+        let mut cand = [0u64; 64];
+        for m in &mut cand {
+            // Sparse and dense masks alike, as a search sees them.
+            *m = next() & next() & if round % 2 == 0 { next() } else { !0 };
+        }
+        let expected = count_candidates_portable(&cand);
+        assert_eq!(count_candidates(&cand), expected, "round {round}");
+        // And the portable count is what it says: per cell, at least k digits.
+        for b in 0..4 {
+            for i in 0..64 {
+                let n = (0..16).filter(|&d| cand[4 * d + b] >> i & 1 != 0).count();
+                for (k, counted) in expected.iter().enumerate() {
+                    assert_eq!(counted[b] >> i & 1 != 0, n > k, "round {round}, band {b}, cell {i}");
+                }
+            }
+        }
+    }
+}
