@@ -2219,6 +2219,13 @@ fn fast9(cells: &[u8], value: impl Fn(u8) -> u8, cap: u64) -> Option<(u64, Optio
 /// more cost more than the guesses they save (measured on minimal generated puzzles).
 const PROBED_CELLS: usize = 8;
 
+/// Digit-units with two places probed at most, once a search is thorough.
+const PROBED_UNITS: usize = 64;
+
+/// Guesses after which a 16x16 search probes thoroughly (see `search16`). Typical minimal
+/// puzzles need some 20; the slowest bundled ones over a thousand.
+const THOROUGH_AFTER: u64 = 64;
+
 /// The lowest bit of each of the four rows of a band.
 const LANES16: u64 = 0x0001_0001_0001_0001;
 /// The highest bit of each row of a band.
@@ -2379,7 +2386,7 @@ impl Grid16 {
     }
 
     /// Naked and hidden singles until neither finds anything.
-    fn propagate(&mut self) -> Result<Settled16, Contradiction> {
+    fn propagate(&mut self, thorough: bool) -> Result<Settled16, Contradiction> {
         loop {
             let pairs = match self.settle(true)? {
                 Quiet16::Solved => return Ok(Settled16::Solved),
@@ -2388,7 +2395,7 @@ impl Grid16 {
             if pairs == [0; 4] {
                 return Ok(Settled16::Open(self.pick()));
             }
-            match self.probe(&pairs)? {
+            match self.probe(&pairs, thorough)? {
                 Probed::Guess(guess) => return Ok(Settled16::Open(guess)),
                 Probed::Solved => return Ok(Settled16::Solved),
                 Probed::Again => {}
@@ -2456,12 +2463,13 @@ impl Grid16 {
         }
     }
 
-    /// Tries both digits of the most promising cells with two candidates, each settled on a
-    /// copy without locked candidates (probes are many; the cheaper rules find most). A digit
-    /// that fails is taken out at once and the grid settled again; the guess is the cell
-    /// whose two branches fix the most cells, its digit that fixes fewer first (the less
-    /// constrained branch is the likelier on these puzzles).
-    fn probe(&mut self, pairs: &[u64; 4]) -> Result<Probed, Contradiction> {
+    /// Probes the grid's two-way choices before a guess: the most promising cells with two
+    /// candidates and, when `thorough`, every digit with two places left in a row or box.
+    /// Both sides of a choice are tried, each settled on a copy without locked candidates
+    /// (probes are many; the cheaper rules find most). A side that fails is taken out at once
+    /// and the grid settled again; the guess is the choice whose two sides fix the most
+    /// cells, the side that fixes fewer first (the less constrained one is the likelier).
+    fn probe(&mut self, pairs: &[u64; 4], thorough: bool) -> Result<Probed, Contradiction> {
         let mut ranked = [(0u32, 0usize, 0u32); PROBED_CELLS];
         let mut n = 0;
         for (b, &pairs) in pairs.iter().enumerate() {
@@ -2480,31 +2488,41 @@ impl Grid16 {
                 }
             }
         }
+        // A choice is two placements (digit, band, bit) of which exactly one holds.
+        let mut choices = [[(0usize, 0usize, 0u32); 2]; PROBED_CELLS + PROBED_UNITS];
+        let mut k = 0;
+        for &(_, b, i) in &ranked[..n] {
+            let digits = self.cell_digits(b, i);
+            choices[k] = [(digits.trailing_zeros() as usize, b, i), (15 - digits.leading_zeros() as usize, b, i)];
+            k += 1;
+        }
+        if thorough {
+            k += self.two_place_units(&mut choices[k..]);
+        }
         let mut best = None;
         let mut best_score = 0u64;
         let mut eliminated = false;
-        for &(_, b, i) in &ranked[..n] {
-            // An earlier probe's elimination may have fixed or narrowed the cell.
-            let digits = self.cell_digits(b, i);
-            if self.open[b] >> i & 1 == 0 || digits.count_ones() != 2 {
+        for sides in &choices[..k] {
+            // An earlier probe's elimination may have settled the choice; while both sides
+            // are still possible it is still two-way (a cell or unit can only lose places).
+            if sides.iter().any(|&(d, b, i)| (self.cand[4 * d + b] & self.open[b]) >> i & 1 == 0) {
                 continue;
             }
-            let digits = [digits.trailing_zeros() as usize, 15 - digits.leading_zeros() as usize];
             let before = self.open_cells();
             let mut fixed = [0u64; 2];
             let mut failed = None;
-            for (j, &d) in digits.iter().enumerate() {
+            for (j, &(d, b, i)) in sides.iter().enumerate() {
                 let mut g = *self;
                 match g.place(d, b, i).and_then(|()| g.settle(false)) {
                     Err(Contradiction) => {
-                        failed = Some(d);
+                        failed = Some((d, b, i));
                         break;
                     }
                     Ok(Quiet16::Solved) => return Ok(Probed::Guess((d, b, i))),
                     Ok(Quiet16::Open { .. }) => fixed[j] = before - g.open_cells(),
                 }
             }
-            if let Some(d) = failed {
+            if let Some((d, b, i)) = failed {
                 self.eliminate(d, b, i);
                 if let Quiet16::Solved = self.settle(true)? {
                     return Ok(Probed::Solved);
@@ -2518,17 +2536,41 @@ impl Grid16 {
             let score = (fixed[0] + 1) * (fixed[1] + 1);
             if score > best_score {
                 best_score = score;
-                best = Some((if fixed[0] < fixed[1] { digits[0] } else { digits[1] }, b, i));
+                best = Some(if fixed[0] < fixed[1] { sides[0] } else { sides[1] });
             }
         }
         Ok(match best {
             Some(guess) => Probed::Guess(guess),
-            // Every probe since the last elimination was of a changed cell: rank afresh.
+            // Every probe since the last elimination was of a changed choice: look afresh.
             None => {
-                debug_assert!(eliminated, "the first ranked cell either fails or scores");
+                debug_assert!(eliminated, "the first choice either fails or scores");
                 Probed::Again
             }
         })
+    }
+
+    /// Writes the digits with two open places left in a row or a box of a band, as choices,
+    /// into `out`; returns how many (at most `out.len()`).
+    fn two_place_units(&self, out: &mut [[(usize, usize, u32); 2]]) -> usize {
+        let mut k = 0;
+        for b in 0..4 {
+            let open = self.open[b];
+            for d in 0..16 {
+                let x = self.cand[4 * d + b] & open;
+                let rows = (0..4).map(|r| x & 0xFFFF << (16 * r));
+                let boxes = (0..4).map(|j| x & 0x000F_000F_000F_000F << (4 * j));
+                for unit in rows.chain(boxes) {
+                    if unit.count_ones() == 2 {
+                        if k == out.len() {
+                            return k;
+                        }
+                        out[k] = [(d, b, unit.trailing_zeros()), (d, b, 63 - unit.leading_zeros())];
+                        k += 1;
+                    }
+                }
+            }
+        }
+        k
     }
 
     /// The digits still possible in bit `i` of band `b`, as a mask (bit d: digit d + 1).
@@ -2741,7 +2783,11 @@ impl Grid16 {
 /// goes there (recursively), or it does not (this loop).
 fn search16(grid: &mut Grid16, hunt: &mut Hunt<256>) {
     loop {
-        let (d, b, i) = match grid.propagate() {
+        // A search that has needed this many guesses is on a hard grid: from here on it
+        // probes every digit with two places in a row or box too, dearer per guess but
+        // cutting such trees several times over.
+        let thorough = guess_budget(hunt.cap) - hunt.guesses >= THOROUGH_AFTER;
+        let (d, b, i) = match grid.propagate(thorough) {
             Err(Contradiction) => return,
             Ok(Settled16::Solved) => {
                 hunt.found += 1;
