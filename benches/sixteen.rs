@@ -1,7 +1,9 @@
 //! 16x16 bench (issue 13): µs per puzzle on minimal 16x16 puzzles that `judge gen` makes and
 //! proves unique, in process and whole process, against the usual accepted solution (dancing
 //! links, tests/fixtures/dlx16.rs) in the same run; and the worst bundled 16x16 puzzle (every
-//! solvable grid under cases/poj3076, cases/spoj-sudoku and cases/sixteen).
+//! solvable grid under cases/poj3076, cases/spoj-sudoku and cases/sixteen); and random
+//! grids (20 to 180 givens placed wherever they break no rule, most without a solution), each
+//! answer checked, to show that no grid stalls the search.
 //!
 //! Targets: median minimal puzzle under 200 µs in process, worst bundled under 5 ms, and at
 //! least 10x the dancing links' speed. Figures are medians; compare as ratios within one run.
@@ -14,6 +16,7 @@ mod dlx16;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use sudoku_judge::exec::{self, Program};
+use sudoku_judge::gen::rng::Rng;
 use sudoku_judge::gen::{self, Format, GenOptions, Shape, Solutions};
 use sudoku_judge::limits::Limits;
 use sudoku_judge::solver::{Puzzle, Reader, Solver};
@@ -84,6 +87,53 @@ fn bundled(root: &Path) -> Vec<Puzzle> {
     }
     files.sort();
     files.iter().flat_map(|f| puzzles(&std::fs::read(f).expect("readable case"))).collect()
+}
+
+/// A 16x16 grid of `givens` random letters that break no rule, as POJ 3076 writes it.
+fn random_grid(givens: usize, rng: &mut Rng) -> String {
+    let mut grid = [0u8; 256];
+    let clashes = |grid: &[u8; 256], cell: usize, v: u8| {
+        let (r, c) = (cell / 16, cell % 16);
+        (0..16).any(|k| {
+            let (br, bc) = (r / 4 * 4 + k / 4, c / 4 * 4 + k % 4);
+            grid[16 * r + k] == v || grid[16 * k + c] == v || grid[16 * br + bc] == v
+        })
+    };
+    let (mut placed, mut tries) = (0, 0);
+    while placed < givens && tries < givens * 50 {
+        tries += 1;
+        let (cell, v) = (rng.below(256), 1 + rng.below(16) as u8);
+        if grid[cell] == 0 && !clashes(&grid, cell, v) {
+            grid[cell] = v;
+            placed += 1;
+        }
+    }
+    let mut text = String::new();
+    for row in grid.chunks(16) {
+        text.extend(row.iter().map(|&v| if v == 0 { '-' } else { (b'A' + v - 1) as char }));
+        text.push('\n');
+    }
+    text
+}
+
+/// Random grids timed one by one in process: (count, with a solution, median µs, worst µs).
+fn random_grids(count: usize, solver: &mut Solver) -> (usize, usize, f64, f64) {
+    let mut rng = Rng::new(2026);
+    let (mut solvable, mut times) = (0, Vec::with_capacity(count));
+    for _ in 0..count {
+        let text = random_grid(20 + rng.below(161), &mut rng);
+        let puzzle = puzzles(text.as_bytes()).remove(0);
+        let start = Instant::now();
+        let solution = solver.solve(&puzzle);
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+        if let Some(values) = solution {
+            solvable += 1;
+            let mut answer = Vec::new();
+            puzzle.write_answer(&values, &mut answer).expect("writes to memory");
+            assert_eq!(sudoku_check::check(text.as_bytes(), &mut &answer[..], None), CheckOutcome::Accepted);
+        }
+    }
+    (count, solvable, median(times.clone()), worst(&times))
 }
 
 fn main() {
@@ -171,5 +221,11 @@ fn main() {
         median(bundled_us.clone()),
         worst(&bundled_us),
         met(worst(&bundled_us) < 5000.0)
+    );
+    let (n, solvable, median_us, worst_us) = random_grids(if quick { 200 } else { 1000 }, &mut solver);
+    println!(
+        "| random grids ({n}, 20-180 givens, {solvable} with a solution), in process: median / worst \
+         | {median_us:.1} / {worst_us:.1} | - | - | none stalls: {} |",
+        met(worst_us < 100_000.0)
     );
 }
