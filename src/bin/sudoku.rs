@@ -1911,19 +1911,25 @@ impl Grid {
                 by_digit[usize::from(value(c).min(9))][b] |= 1 << i;
             }
         }
+        // Givens are fixed at once: their cells leave the other digits and the open cells,
+        // and their rows and boxes leave their own digit (the update loop clears columns).
+        // Two givens of one digit in a row or box empty that digit-band, which the update
+        // loop reports as a contradiction.
         let mut grid = Grid::empty();
         for (b, &blanks) in by_digit[0].iter().enumerate() {
+            grid.open[b] = blanks & FULL_BAND;
             let given = FULL_BAND & !blanks;
             for d in 0..9 {
                 let mine = by_digit[d + 1][b];
-                let mut keep = !(given & !mine);
-                for r in 0..3 {
-                    let row = 0x1FF << (9 * r);
-                    // Two givens of one digit in one row both stay: the naked singles pass
-                    // then empties both cells, which reports the clash.
-                    keep &= !(u32::from(mine & row != 0) * row) | (mine & row);
+                let (mut peers, mut m) = (0, mine);
+                while m != 0 {
+                    peers |= BAND_PEERS[m.trailing_zeros() as usize];
+                    m &= m - 1;
                 }
-                grid.cand[3 * d + b] &= keep;
+                // Within a band a column lies in one box, so `peers` sees every clash there;
+                // a clash across bands loses its cell to the column rule and empties its row.
+                let clash = peers & mine != 0;
+                grid.cand[3 * d + b] = if clash { 0 } else { (FULL_BAND & !given & !peers) | mine };
             }
         }
         grid
