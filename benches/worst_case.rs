@@ -12,6 +12,7 @@
 //! (`-- --quick` for a fifth of the puzzles).
 
 use std::time::Instant;
+use sudoku_judge::gen::Shape;
 use sudoku_judge::solver::{Puzzle, Reader, Solver};
 use sudoku_judge::sudoku_check;
 use sudoku_judge::verdict::CheckOutcome;
@@ -123,7 +124,11 @@ fn sparse_9x9(count: usize) {
 fn sparse_canvases(count: usize) {
     println!("\n| shape | puzzles | with a solution | median µs | worst µs | over 100 ms | target |");
     println!("|---|---:|---:|---:|---:|---:|---|");
-    for (k, (name, shape)) in sudoku_judge::gen::shapes::SHAPES.iter().skip(1).enumerate() {
+    // The canvases (16x16 grids have their own random rows in the sixteen bench); `k` seeds
+    // each shape as it always has.
+    let canvases =
+        sudoku_judge::gen::shapes::SHAPES.iter().filter(|(_, s)| !matches!(s, Shape::Classic | Shape::Sixteen));
+    for (k, (name, shape)) in canvases.enumerate() {
         let corners = shape.corners();
         let mut rng = Rng(0x5eed_0000 + k as u64);
         let mut solver = Solver::new();

@@ -157,6 +157,10 @@ fn canvas_counts_match_a_plain_backtracking_count() {
             }
             let truth = naive_canvas_count(&mut puzzle.givens.clone(), &peers, 50);
             assert_eq!(solver.count(&puzzle, 50), truth, "{case}, round {round}");
+            // Caps of 1 and 2 (solving, and the generator's uniqueness test) go to the
+            // coupled boards first, larger ones to the SAT engine: both must agree.
+            assert_eq!(solver.count(&puzzle, 2), truth.min(2), "{case}, round {round}, cap 2");
+            assert_eq!(solver.count(&puzzle, 1), truth.min(1), "{case}, round {round}, cap 1");
             counts.push(truth);
         }
     }

@@ -1219,6 +1219,12 @@ impl Solver {
                 return found;
             }
         }
+        if let (Shape::Canvas(canvas), true) = (&puzzle.shape, cap <= 2) {
+            if let Some((found, first)) = coupled_canvas(canvas, &puzzle.givens, cap) {
+                *solution = first;
+                return found;
+            }
+        }
         let slot = self.layout_slot(puzzle);
         let (_, layout) = &self.layouts[slot];
         sat_canvas(layout, &puzzle.givens, cap, solution)
@@ -2205,6 +2211,169 @@ fn fast9(cells: &[u8], value: impl Fn(u8) -> u8, cap: u64) -> Option<(u64, Optio
     search9(&mut grid, &mut hunt);
     // Out of guesses before the search ended: the caller hands the puzzle to the SAT engine.
     (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
+}
+
+// ---------------------------------------------------------------------------------------
+// Canvases on coupled 9x9 boards. Every grid of a canvas is a fast 9x9 board of its own,
+// and a box that two grids share is kept the same in both: after each board settles, the
+// shared box's digit masks are intersected and both boards get what is left, until no box
+// changes. A guess is a cell of one board. The search solves or tells unique (caps up to
+// 2, what the generator asks) within a guess budget; past it, or for larger counts, the SAT
+// engine answers, whose learnt clauses keep sparse canvases from thrashing.
+// ---------------------------------------------------------------------------------------
+
+/// A box two grids of a canvas share: (grid, band, box column) in each.
+#[derive(Clone, Copy)]
+struct SharedBox {
+    a: (usize, usize, usize),
+    b: (usize, usize, usize),
+}
+
+/// The cells of the first box of a band.
+const BOX0: u32 = 7 | 7 << 9 | 7 << 18;
+
+/// Guesses a canvas search may make before the SAT engine takes over.
+const CANVAS_GUESSES: u64 = 256;
+
+/// The boxes that the grids with these top-left corners share, each pair of grids once.
+fn shared_boxes(corners: &[(usize, usize)]) -> Vec<SharedBox> {
+    let mut out = Vec::new();
+    for (ga, &(ta, la)) in corners.iter().enumerate() {
+        for (gb, &(tb, lb)) in corners.iter().enumerate().skip(ga + 1) {
+            for (band, box_column) in (0..9).map(|k| (k / 3, k % 3)) {
+                let (r, c) = (ta + 3 * band, la + 3 * box_column);
+                if (tb..tb + 9).contains(&r) && (lb..lb + 9).contains(&c) {
+                    out.push(SharedBox { a: (ga, band, box_column), b: (gb, (r - tb) / 3, (c - lb) / 3) });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Intersects every shared box's candidates on both boards; true when any board lost one.
+fn exchange(boards: &mut [Grid], shared: &[SharedBox]) -> bool {
+    let mut changed = false;
+    for link in shared {
+        let ((ga, ba, ka), (gb, bb, kb)) = (link.a, link.b);
+        for d in 0..9 {
+            let x = boards[ga].cand[3 * d + ba] >> (3 * ka) & BOX0;
+            let y = boards[gb].cand[3 * d + bb] >> (3 * kb) & BOX0;
+            let both = x & y;
+            if both != x {
+                boards[ga].cand[3 * d + ba] &= !((x & !both) << (3 * ka));
+                boards[ga].dirty |= 1 << (3 * d + ba);
+                changed = true;
+            }
+            if both != y {
+                boards[gb].cand[3 * d + bb] &= !((y & !both) << (3 * kb));
+                boards[gb].dirty |= 1 << (3 * d + bb);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Settles every board and the boxes they share. `None`: solved; else the board to guess in
+/// and its cells with two candidates: of the boards with such a cell (else of all boards
+/// still open), the one with the most open cells, whose guess reaches furthest (on the
+/// bundled Samurai, half the guesses of the first such board).
+fn settle_boards(boards: &mut [Grid], shared: &[SharedBox]) -> Result<Option<(usize, [u32; 3])>, Contradiction> {
+    loop {
+        let mut guess: Option<(usize, [u32; 3])> = None;
+        let mut best = (false, 0);
+        for (g, board) in boards.iter_mut().enumerate() {
+            if let Settled::Open(pairs) = board.propagate()? {
+                let rank = (pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
+                if guess.is_none() || rank > best {
+                    guess = Some((g, pairs));
+                    best = rank;
+                }
+            }
+        }
+        if !exchange(boards, shared) {
+            return Ok(guess);
+        }
+    }
+}
+
+/// What a canvas search collects: as `Hunt`, with the first solution as solved boards.
+struct BoardHunt {
+    found: u64,
+    cap: u64,
+    first: Option<Vec<Grid>>,
+    guesses: u64,
+}
+
+fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt) {
+    loop {
+        let (g, pairs) = match settle_boards(boards, shared) {
+            Err(Contradiction) => return,
+            Ok(None) => {
+                hunt.found += 1;
+                if hunt.first.is_none() {
+                    hunt.first = Some(boards.to_vec());
+                }
+                return;
+            }
+            Ok(Some(guess)) => guess,
+        };
+        if hunt.guesses == 0 {
+            return;
+        }
+        hunt.guesses -= 1;
+        let (d, b, i) = boards[g].pick(&pairs);
+        let mut next = boards.to_vec();
+        next[g].assign(d, b, i);
+        search_boards(&mut next, shared, hunt);
+        if hunt.found >= hunt.cap {
+            return;
+        }
+        boards[g].eliminate(d, b, i);
+    }
+}
+
+/// Solves or counts (up to `cap`) a canvas on coupled boards; `None` when the search ran
+/// out of guesses and the SAT engine must answer.
+fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Option<(u64, Option<Vec<u8>>)> {
+    // The canvas cell index of each grid's 81 cells, in reading order.
+    let cells: Vec<[usize; 81]> = canvas
+        .grids
+        .iter()
+        .map(|&(top, left)| {
+            let mut at = [0usize; 81];
+            for (k, slot) in at.iter_mut().enumerate() {
+                *slot = canvas.index[(top + k / 9) * canvas.width + left + k % 9] as usize;
+            }
+            at
+        })
+        .collect();
+    let mut boards: Vec<Grid> = cells
+        .iter()
+        .map(|at| {
+            let values: Vec<u8> = at.iter().map(|&i| givens[i]).collect();
+            Grid::from_cells(&values, |v| v)
+        })
+        .collect();
+    let shared = shared_boxes(&canvas.grids);
+    let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES };
+    search_boards(&mut boards, &shared, &mut hunt);
+    if hunt.guesses == 0 && hunt.found < cap {
+        return None;
+    }
+    let first = hunt.first.map(|solved| {
+        let mut values = vec![0u8; givens.len()];
+        for (board, at) in solved.iter().zip(&cells) {
+            let mut digits = [0u8; 81];
+            board.write_digits(&mut digits);
+            for (k, &i) in at.iter().enumerate() {
+                values[i] = digits[k] - b'0';
+            }
+        }
+        values
+    });
+    Some((hunt.found, first))
 }
 
 // ---------------------------------------------------------------------------------------
