@@ -21,9 +21,10 @@
 //!
 //! Engines: a 9x9 grid goes to a bit-parallel depth-first search (the cell with the fewest
 //! candidates, or a digit's fewest places in a unit), a 16x16 grid to another one with 64-bit
-//! bands; a canvas goes to a small CDCL SAT solver, whose learnt clauses keep a sparse canvas
-//! from thrashing. So does a grid that outruns its search's guess budget (a near-empty grid
-//! with a hidden dead end).
+//! bands and probing; a canvas to one such 9x9 board per grid, kept equal where grids share a
+//! box. A small CDCL SAT solver, whose learnt clauses keep a sparse canvas from thrashing,
+//! answers whatever outruns its search's guess budget (a near-empty grid with a hidden dead
+//! end), and counts on canvases past 2.
 //!
 //! A cell is `1`-`9`, or `0` / `.` for a blank (on 16x16 grids, as above). CRLF, trailing
 //! spaces and a UTF-8 BOM are fine.
