@@ -10,6 +10,7 @@ are. A puzzle is tagged `hard` when the usual accepted solution (tests/fixtures/
 dancing links, `rustc -O`) takes more than a third of POJ 3076's 10 s on it here.
 """
 import os, subprocess, time
+from case_files import write_case
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVER = os.path.join(ROOT, "target", "release", "sudoku")
 JUDGE = os.path.join(ROOT, "target", "release", "judge")
@@ -42,18 +43,6 @@ def dlx_seconds(text):
     start = time.perf_counter()
     subprocess.run([DLX], input=text.encode(), capture_output=True, check=True)
     return time.perf_counter() - start
-
-def write_case(folder, text, toml, expected=True):
-    d = os.path.join(ROOT, "cases", folder)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "input.txt"), "w") as f:
-        f.write(text)
-    if expected:
-        out = subprocess.run([SOLVER], input=text.encode(), capture_output=True, check=True).stdout
-        with open(os.path.join(d, "expected.txt"), "wb") as f:
-            f.write(out)
-    with open(os.path.join(d, "case.toml"), "w") as f:
-        f.write(toml)
 
 def suite_case(folder, text, suites):
     tags = list(suites)

@@ -7,6 +7,7 @@ bundled solver and verified by the `sudoku` checker in `cargo test` (tests/cases
 trusted as they are; the suite tags are then checked against the inputs by the same test.
 """
 import os, subprocess, sys
+from case_files import write_case
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "..", "shared", "data")
 SOLVER = os.path.join(ROOT, "target", "release", "sudoku")
@@ -15,17 +16,6 @@ JUDGE = os.path.join(ROOT, "target", "release", "judge")
 def puzzles(name):
     with open(os.path.join(DATA, name)) as f:
         return [l.strip() for l in f if len(l.strip()) == 81 and not l.startswith("#")]
-
-def write_case(folder, text, toml):
-    d = os.path.join(ROOT, "cases", folder)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "input.txt"), "w") as f:
-        f.write(text)
-    out = subprocess.run([SOLVER], input=text.encode(), capture_output=True, check=True).stdout
-    with open(os.path.join(d, "expected.txt"), "wb") as f:
-        f.write(out)
-    with open(os.path.join(d, "case.toml"), "w") as f:
-        f.write(toml)
 
 def pick(ps, n, offset):
     step = max(1, len(ps) // n)
