@@ -2279,7 +2279,7 @@ fn exchange(boards: &mut [Grid], shared: &[SharedBox]) -> bool {
 /// Settles every board and the boxes they share. `None`: solved; else the board to guess in
 /// and its cells with two candidates: of the boards with such a cell (else of all boards
 /// still open), the one with the most open cells, whose guess reaches furthest (on the
-/// bundled Samurai, half the guesses of the first such board).
+/// bundled canvases, under half the guesses of taking the first such board).
 fn settle_boards(boards: &mut [Grid], shared: &[SharedBox]) -> Result<Option<(usize, [u32; 3])>, Contradiction> {
     loop {
         let mut guess: Option<(usize, [u32; 3])> = None;
