@@ -2114,6 +2114,20 @@ impl Grid {
         (0..9).find(|&d| self.cand[3 * d + b] >> i & 1 != 0).unwrap_or(0)
     }
 
+    /// The guess on a canvas board: the first cell with two candidates of the band with the
+    /// most open cells (else as `pick`). The rule `pick` uses instead is no better on 10,000
+    /// random canvases and worse on the bundled ones (worst 1.1 ms against 0.8 ms).
+    fn pick_in_widest_band(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+        let widest = (0..3).filter(|&b| pairs[b] != 0).max_by_key(|&b| (self.open[b].count_ones(), 3 - b));
+        match widest {
+            Some(b) => {
+                let i = pairs[b].trailing_zeros();
+                (self.first_digit(b, i), b, i)
+            }
+            None => self.pick(pairs),
+        }
+    }
+
     /// The guess: (digit, band, bit). A cell with two candidates when there is one (either
     /// way leaves a single): of the first eight such cells, the one that sees the most open
     /// cells in its row, box and column, so its guess reaches the most. Paired against the
@@ -2344,7 +2358,7 @@ fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt
             return;
         }
         hunt.guesses -= 1;
-        let (d, b, i) = boards[g].pick(&pairs);
+        let (d, b, i) = boards[g].pick_in_widest_band(&pairs);
         let mut next = boards.to_vec();
         next[g].assign(d, b, i);
         search_boards(&mut next, shared, hunt);
