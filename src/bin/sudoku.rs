@@ -2933,23 +2933,9 @@ impl Grid16 {
     /// The guess (digit, band, bit) when no cell has two candidates: a digit with two
     /// places left in a row or box, else the open cell with the fewest candidates.
     fn pick(&self) -> (usize, usize, u32) {
-        for b in 0..4 {
-            let open = self.open[b];
-            for d in 0..16 {
-                let x = self.cand[4 * d + b] & open;
-                for r in 0..4 {
-                    let row = x >> (16 * r) & 0xFFFF;
-                    if row.count_ones() == 2 {
-                        return (d, b, row.trailing_zeros() + 16 * r);
-                    }
-                }
-                for j in 0..4 {
-                    let bx = x & (0x000F_000F_000F_000F << (4 * j));
-                    if bx.count_ones() == 2 {
-                        return (d, b, bx.trailing_zeros());
-                    }
-                }
-            }
+        let mut first = [[(0, 0, 0); 2]; 1];
+        if self.two_place_units(&mut first) == 1 {
+            return first[0][0];
         }
         let (b, i) = self.fewest_candidates();
         (self.cell_digits(b, i).trailing_zeros() as usize, b, i)
@@ -2968,7 +2954,7 @@ impl Grid16 {
             while open != 0 {
                 let i = open.trailing_zeros();
                 open &= open - 1;
-                let n = (0..16).map(|d| (self.cand[4 * d + b] >> i & 1) as u32).sum::<u32>();
+                let n = self.cell_digits(b, i).count_ones();
                 if n < best.0 {
                     best = (n, b, i);
                 }
