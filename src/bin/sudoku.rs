@@ -1988,37 +1988,52 @@ impl Grid {
     /// The update loop: runs until no digit-band is dirty.
     fn update(&mut self) -> Result<(), Contradiction> {
         while self.dirty != 0 {
-            let k = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            let (d, b) = (k / 3, k % 3);
-            let before = self.cand[k];
-            let pattern = SEGMENTS[(before & 0x1FF) as usize]
-                | SEGMENTS[((before >> 9) & 0x1FF) as usize] << 3
-                | SEGMENTS[(before >> 18) as usize] << 6;
-            let s = before & KEEP[pattern as usize];
-            if s == 0 {
-                return Err(Contradiction);
-            }
-            self.cand[k] = s;
-            let locked = LOCKED[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
-            let [o1, o2] = OTHER_BANDS[b];
-            let (c1, c2) = (self.cand[3 * d + o1], self.cand[3 * d + o2]);
-            self.cand[3 * d + o1] = c1 & !locked;
-            self.cand[3 * d + o2] = c2 & !locked;
-            let hit = u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
-            self.dirty |= hit << (3 * d);
-            // A row's one place left is its digit's cell; it is new while the cell is open
-            // (a cell fixed to another digit is no longer among this digit's places).
-            let sole = u32::from(SOLE[(s & 0x1FF) as usize])
-                | u32::from(SOLE[((s >> 9) & 0x1FF) as usize]) << 9
-                | u32::from(SOLE[(s >> 18) as usize]) << 18;
-            let cells = sole & self.open[b];
-            if cells != 0 {
-                self.open[b] &= !cells;
-                self.clear_cells(b, cells);
-                self.cand[k] = s;
+            // The digit-bands dirty now are one batch, and what they dirty waits for the next
+            // batch, so choosing the next one never waits on this one's table lookups and the
+            // visits overlap. Against always taking the lowest dirty one: serg 0.89x the time,
+            // forum hardest 0.95x, 17-clue 1.01x (10% more visits there, mostly hidden).
+            let mut batch = std::mem::take(&mut self.dirty);
+            while batch != 0 {
+                let k = batch.trailing_zeros() as usize;
+                batch &= batch - 1;
                 self.dirty &= !(1 << k);
+                self.update_one(k)?;
             }
+        }
+        Ok(())
+    }
+
+    /// One digit-band of the update loop: `k` is `3 * d + b`.
+    #[inline(always)]
+    fn update_one(&mut self, k: usize) -> Result<(), Contradiction> {
+        let (d, b) = (k / 3, k % 3);
+        let before = self.cand[k];
+        let pattern = SEGMENTS[(before & 0x1FF) as usize]
+            | SEGMENTS[((before >> 9) & 0x1FF) as usize] << 3
+            | SEGMENTS[(before >> 18) as usize] << 6;
+        let s = before & KEEP[pattern as usize];
+        if s == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[k] = s;
+        let locked = LOCKED[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
+        let [o1, o2] = OTHER_BANDS[b];
+        let (c1, c2) = (self.cand[3 * d + o1], self.cand[3 * d + o2]);
+        self.cand[3 * d + o1] = c1 & !locked;
+        self.cand[3 * d + o2] = c2 & !locked;
+        let hit = u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
+        self.dirty |= hit << (3 * d);
+        // A row's one place left is its digit's cell; it is new while the cell is open
+        // (a cell fixed to another digit is no longer among this digit's places).
+        let sole = u32::from(SOLE[(s & 0x1FF) as usize])
+            | u32::from(SOLE[((s >> 9) & 0x1FF) as usize]) << 9
+            | u32::from(SOLE[(s >> 18) as usize]) << 18;
+        let cells = sole & self.open[b];
+        if cells != 0 {
+            self.open[b] &= !cells;
+            self.clear_cells(b, cells);
+            self.cand[k] = s;
+            self.dirty &= !(1 << k);
         }
         Ok(())
     }
@@ -2148,9 +2163,12 @@ impl Grid {
                 m &= m - 1;
                 let column = 0x40201 << (i % 9);
                 let [o1, o2] = OTHER_BANDS[b];
-                let seen = (self.open[b] & BAND_PEERS[i as usize]).count_ones()
-                    + (self.open[o1] & column).count_ones()
-                    + (self.open[o2] & column).count_ones();
+                // One count over one word: without a popcount instruction (a judge's plain
+                // `-O`), each count is a dozen instructions.
+                let seen = (u64::from(self.open[b] & BAND_PEERS[i as usize])
+                    | u64::from(self.open[o1] & column) << 27
+                    | u64::from(self.open[o2] & column) << 28)
+                    .count_ones();
                 if widest.is_none() || seen > most_seen {
                     most_seen = seen;
                     widest = Some((b, i));
