@@ -1882,10 +1882,24 @@ const SOLE: [u16; 512] = {
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
+/// For each digit-band slot `3 * d + b` of `Grid::cand`: the slots of digit `d` in the two
+/// other bands (a table rather than arithmetic keeps the update loop's registers free).
+const OTHER_SLOTS: [[u8; 2]; 32] = {
+    let mut t = [[0u8; 2]; 32];
+    let mut k = 0;
+    while k < 27 {
+        let (d, b) = (k / 3, k % 3);
+        t[k] = [(3 * d + OTHER_BANDS[b][0]) as u8, (3 * d + OTHER_BANDS[b][1]) as u8];
+        k += 1;
+    }
+    t
+};
+
 #[derive(Clone, Copy)]
 struct Grid {
-    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may go.
-    cand: [u32; 27],
+    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may go. The last five
+    /// slots stay empty: any index below 32 is in bounds with no check.
+    cand: [u32; 32],
     /// Cells not yet fixed, per band.
     open: [u32; 3],
     /// Digit-bands changed since the update loop last looked at them: bit `3 * d + b`.
@@ -1904,7 +1918,9 @@ enum Settled {
 
 impl Grid {
     fn empty() -> Grid {
-        Grid { cand: [FULL_BAND; 27], open: [FULL_BAND; 3], dirty: FULL_BAND }
+        let mut cand = [FULL_BAND; 32];
+        cand[27..].fill(0);
+        Grid { cand, open: [FULL_BAND; 3], dirty: FULL_BAND }
     }
 
     /// A grid from 81 cells in reading order, `value` giving 1-9 for a given and 0 for a
@@ -1945,7 +1961,7 @@ impl Grid {
     /// A grid whose 81 cells (reading order) have the candidates `mask(i)` (bit d: digit
     /// d + 1), every cell open: propagation fixes the cells left with one candidate.
     fn from_candidates(mask: impl Fn(usize) -> u16) -> Grid {
-        let mut grid = Grid { cand: [0; 27], ..Grid::empty() };
+        let mut grid = Grid { cand: [0; 32], ..Grid::empty() };
         for i in 0..81 {
             let mut m = mask(i);
             while m != 0 {
@@ -2006,28 +2022,30 @@ impl Grid {
     /// One digit-band of the update loop: `k` is `3 * d + b`.
     #[inline(always)]
     fn update_one(&mut self, k: usize) -> Result<(), Contradiction> {
-        let (d, b) = (k / 3, k % 3);
+        // The masks by 31 and 0x1FF cost less than the bounds checks they remove.
+        let k = k & 31;
         let before = self.cand[k];
         let pattern = SEGMENTS[(before & 0x1FF) as usize]
             | SEGMENTS[((before >> 9) & 0x1FF) as usize] << 3
-            | SEGMENTS[(before >> 18) as usize] << 6;
-        let s = before & KEEP[pattern as usize];
+            | SEGMENTS[((before >> 18) & 0x1FF) as usize] << 6;
+        let s = before & KEEP[(pattern & 0x1FF) as usize];
         if s == 0 {
             return Err(Contradiction);
         }
         self.cand[k] = s;
         let locked = LOCKED[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
-        let [o1, o2] = OTHER_BANDS[b];
-        let (c1, c2) = (self.cand[3 * d + o1], self.cand[3 * d + o2]);
-        self.cand[3 * d + o1] = c1 & !locked;
-        self.cand[3 * d + o2] = c2 & !locked;
-        let hit = u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
-        self.dirty |= hit << (3 * d);
+        let [o1, o2] = OTHER_SLOTS[k];
+        let (o1, o2) = (usize::from(o1) & 31, usize::from(o2) & 31);
+        let (c1, c2) = (self.cand[o1], self.cand[o2]);
+        self.cand[o1] = c1 & !locked;
+        self.cand[o2] = c2 & !locked;
+        self.dirty |= u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
         // A row's one place left is its digit's cell; it is new while the cell is open
         // (a cell fixed to another digit is no longer among this digit's places).
         let sole = u32::from(SOLE[(s & 0x1FF) as usize])
             | u32::from(SOLE[((s >> 9) & 0x1FF) as usize]) << 9
-            | u32::from(SOLE[(s >> 18) as usize]) << 18;
+            | u32::from(SOLE[((s >> 18) & 0x1FF) as usize]) << 18;
+        let b = k % 3;
         let cells = sole & self.open[b];
         if cells != 0 {
             self.open[b] &= !cells;
