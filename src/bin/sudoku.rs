@@ -2209,6 +2209,25 @@ impl Grid {
     /// one with the fewest candidates (looking further, for a digit with two places in a unit,
     /// made forum-hardest-1106 search half again as many nodes).
     fn pick(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has just been seen to have the instruction.
+            return unsafe { self.pick_popcnt(pairs) };
+        }
+        self.pick_body(pairs)
+    }
+
+    /// `pick` compiled with the popcount instruction, which a judge's plain `-O` leaves out.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn pick_popcnt(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+        self.pick_body(pairs)
+    }
+
+    /// `pick` itself; its cell scores are one popcount each (forum hardest 0.98x the time and
+    /// serg 0.96x with the instruction).
+    #[inline(always)]
+    fn pick_body(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
         let mut widest = None;
         let mut most_seen = 0;
         let mut budget = 8;
