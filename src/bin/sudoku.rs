@@ -1904,6 +1904,9 @@ struct Grid {
     open: [u32; 3],
     /// Digit-bands changed since the update loop last looked at them: bit `3 * d + b`.
     dirty: u32,
+    /// Digit-bands the update loop has looked at since `column_singles` last did: the digits
+    /// without one have nothing new in their columns.
+    unchecked: u32,
 }
 
 /// Why propagation stopped early: the grid cannot be completed.
@@ -1920,7 +1923,7 @@ impl Grid {
     fn empty() -> Grid {
         let mut cand = [FULL_BAND; 32];
         cand[27..].fill(0);
-        Grid { cand, open: [FULL_BAND; 3], dirty: FULL_BAND }
+        Grid { cand, open: [FULL_BAND; 3], dirty: FULL_BAND, unchecked: FULL_BAND }
     }
 
     /// A grid from 81 cells in reading order, `value` giving 1-9 for a given and 0 for a
@@ -2048,6 +2051,7 @@ impl Grid {
             // visits overlap. Against always taking the lowest dirty one: serg 0.89x the time,
             // forum hardest 0.95x, 17-clue 1.01x (10% more visits there, mostly hidden).
             let mut batch = std::mem::take(&mut self.dirty);
+            self.unchecked |= batch;
             while batch != 0 {
                 let k = batch.trailing_zeros() as usize;
                 batch &= batch - 1;
@@ -2155,7 +2159,12 @@ impl Grid {
     /// been fixed in. True when it placed any.
     fn column_singles(&mut self) -> Result<bool, Contradiction> {
         let mut placed = false;
-        for d in 0..9 {
+        // One bit (3 * d) for each digit with a band the update loop has looked at since.
+        let mut digits = std::mem::take(&mut self.unchecked);
+        digits = (digits | digits >> 1 | digits >> 2) & 0x124_9249;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize / 3;
+            digits &= digits - 1;
             let (mut once, mut twice, mut done) = (0u32, 0u32, 0u32);
             for b in 0..3 {
                 let c = self.cand[3 * d + b];
