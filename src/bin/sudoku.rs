@@ -1762,16 +1762,17 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
 // ---------------------------------------------------------------------------------------
 // The 9x9 engine. The state is 27 masks, one per digit and band (three rows), of the 27
 // cells where the digit may still go, placed cells included; it is copied whole on a guess
-// (a little over 100 bytes). One update loop takes the digit-bands that changed, one at a
-// time: a table lookup keeps only the cells that a still-possible placement of the digit
-// in the band uses (a placement is one of six 3x3 permutation matrices of rows to boxes,
-// which covers row and box hidden singles, pointing within the band and claiming); a
+// (some 160 bytes with the bookkeeping below). One update loop takes the digit-bands that
+// changed, in batches: a table lookup keeps only the cells that a still-possible placement
+// of the digit in the band uses (a placement is one of six 3x3 permutation matrices of rows
+// to boxes, which covers row and box hidden singles, pointing within the band and claiming); a
 // column the digit is locked into inside a box is cleared in the other two bands; a row
 // left with one place fixes that cell, which is then cleared from the other eight digits.
 // Only when that loop is quiet does one counting pass over the nine digits look for empty
 // cells, naked singles and cells with two candidates, the first choice of a guess; when it
 // finds no single, columns are searched for hidden singles (about a third fewer guesses
-// on 17-clue puzzles).
+// on 17-clue puzzles). The loop records the digit-bands it visits, so that both of these
+// look only at the bands and digits that changed since they last did.
 // ---------------------------------------------------------------------------------------
 
 const FULL_BAND: u32 = 0x7FF_FFFF;
