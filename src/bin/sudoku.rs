@@ -19,8 +19,8 @@
 //!    size comes from the first line's width; one input holds one size. Answers are 16 lines
 //!    of letters, a blank line between two answers.
 //!
-//! Engines: a 9x9 grid goes to a bit-parallel depth-first search (the cell with the fewest
-//! candidates, or a digit's fewest places in a unit), a 16x16 grid to another one with 64-bit
+//! Engines: a 9x9 grid goes to a bit-parallel depth-first search (guessing a cell with two
+//! candidates that sees many open cells), a 16x16 grid to another one with 64-bit
 //! bands and probing; a canvas to one such 9x9 board per grid, kept equal where grids share a
 //! box. A small CDCL SAT solver, whose learnt clauses keep a sparse canvas from thrashing,
 //! answers whatever outruns its search's guess budget (a near-empty grid with a hidden dead
