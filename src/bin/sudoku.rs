@@ -1076,8 +1076,6 @@ impl<'a> Reader<'a> {
 // solution are kept here for the benchmark's baseline, which must not copy them.
 // ---------------------------------------------------------------------------------------
 
-const ALL: u16 = 0x1FF;
-
 /// `ONES[m]` = number of set bits of a 9-bit mask.
 pub const ONES: [u8; 512] = {
     let mut t = [0u8; 512];
@@ -1220,15 +1218,24 @@ impl Solver {
                 return found;
             }
         }
-        if let (Shape::Canvas(canvas), true) = (&puzzle.shape, cap <= 2) {
-            if let Some((found, first)) = coupled_canvas(canvas, &puzzle.givens, cap) {
-                *solution = first;
-                return found;
-            }
-        }
+        // A canvas starts the SAT engine from the coupled boards' settled candidates.
+        let settled = match &puzzle.shape {
+            Shape::Canvas(canvas) => match coupled_canvas(canvas, &puzzle.givens, cap) {
+                Ok((found, first)) => {
+                    *solution = first;
+                    return found;
+                }
+                Err(settled) => Some(settled),
+            },
+            _ => None,
+        };
         let slot = self.layout_slot(puzzle);
         let (_, layout) = &self.layouts[slot];
-        sat_canvas(layout, &puzzle.givens, cap, solution)
+        let start = settled.unwrap_or_else(|| {
+            let all = ((1u32 << layout.digits) - 1) as u16;
+            puzzle.givens.iter().map(|&g| if g == 0 { all } else { 1 << (g - 1) }).collect()
+        });
+        sat_canvas(layout, &start, cap, solution)
     }
 }
 
@@ -1687,13 +1694,32 @@ fn luby(mut i: u32) -> u64 {
     1 << seq
 }
 
-/// Solves or counts a canvas with the SAT engine. Counting enumerates the assignments of the
-/// shared cells; each one's completions are the product of the grids' own counts.
-fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
+/// Solves or counts a canvas with the SAT engine, from the digits each cell may still take
+/// (`start`, bit d: digit d + 1; a given is a single digit). Counting enumerates the
+/// assignments of the shared cells; each one's completions are the product of the grids' own
+/// counts.
+fn sat_canvas(layout: &Layout, start: &[u16], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
     let n = layout.cells;
     let digits = layout.digits;
     let var = |cell: usize, d: usize| (cell * digits + d) as u32 * 2;
     let mut sat = Sat::new(layout);
+    // The start is set at level 0 before any clause exists, so propagating it walks no
+    // watch lists: every digit a cell has lost is false, a cell left with one digit true.
+    // (Givens as unit clauses after all the others made a Samurai's setup cost more than
+    // most searches.) Clauses then keep only their literals still open.
+    for (cell, &m) in start.iter().enumerate().take(n) {
+        for d in 0..digits {
+            if m >> d & 1 == 0 {
+                sat.assign(var(cell, d) + 1, DECISION);
+            }
+        }
+        if m.count_ones() == 1 {
+            sat.assign(var(cell, m.trailing_zeros() as usize), DECISION);
+        }
+    }
+    if sat.propagate().is_some() {
+        return 0;
+    }
     let mut lits = Vec::with_capacity(digits);
     for cell in 0..n {
         lits.clear();
@@ -1705,12 +1731,6 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
             lits.clear();
             lits.extend(unit.iter().map(|&c| var(c as usize, d)));
             sat.add_clause(&lits);
-        }
-    }
-    // Givens last: a unit clause propagates at once, through the clauses already there.
-    for (cell, &g) in givens.iter().enumerate() {
-        if g != 0 {
-            sat.add_clause(&[var(cell, g as usize - 1)]);
         }
     }
     // A lone grid (a puzzle that outran the depth-first search) has no shared cells to
@@ -1736,10 +1756,10 @@ fn sat_canvas(layout: &Layout, givens: &[u8], cap: u64, solution: &mut Option<Ve
                 let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
                 let mut grid = Grid::from_candidates(|i| {
                     let cell = grid[i];
-                    match (givens[cell as usize], shared(cell)) {
-                        (0, false) => ALL,
-                        (_, true) => 1 << (values[cell as usize] - 1),
-                        (g, false) => 1 << (g - 1),
+                    if shared(cell) {
+                        1 << (values[cell as usize] - 1)
+                    } else {
+                        start[cell as usize]
                     }
                 });
                 // Shared cells are fixed here, so each grid is well constrained: no budget.
@@ -2550,9 +2570,10 @@ fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt
     }
 }
 
-/// Solves or counts (up to `cap`) a canvas on coupled boards; `None` when the search ran
-/// out of guesses and the SAT engine must answer.
-fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Option<(u64, Option<Vec<u8>>)> {
+/// Solves or counts (up to `cap`) a canvas on coupled boards. `Err`: the search ran out of
+/// guesses, or the count goes past 2; the SAT engine must answer, from the digits each cell
+/// may still take once the boards have settled (bit d: digit d + 1).
+fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
     // The canvas cell index of each grid's 81 cells, in reading order.
     let cells: Vec<[usize; 81]> = canvas
         .grids
@@ -2573,10 +2594,27 @@ fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Option<(u64, Opti
         })
         .collect();
     let shared = shared_boxes(&canvas.grids);
+    if settle_boards(&mut boards, &shared).is_err() {
+        return Ok((0, None));
+    }
+    let settled = |boards: &[Grid]| {
+        let mut start = vec![0u16; givens.len()];
+        for (board, at) in boards.iter().zip(&cells) {
+            for (k, &i) in at.iter().enumerate() {
+                let (b, bit) = (k / 27, k % 27);
+                start[i] = (0..9).fold(0, |m, d| m | ((board.cand[3 * d + b] >> bit & 1) as u16) << d);
+            }
+        }
+        start
+    };
+    if cap > 2 {
+        return Err(settled(&boards));
+    }
+    let root = boards.clone();
     let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES };
     search_boards(&mut boards, &shared, &mut hunt);
     if hunt.guesses == 0 && hunt.found < cap {
-        return None;
+        return Err(settled(&root));
     }
     let first = hunt.first.map(|solved| {
         let mut values = vec![0u8; givens.len()];
@@ -2589,7 +2627,7 @@ fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Option<(u64, Opti
         }
         values
     });
-    Some((hunt.found, first))
+    Ok((hunt.found, first))
 }
 
 // ---------------------------------------------------------------------------------------
