@@ -2217,7 +2217,9 @@ impl Grid {
 
     /// The first digit that bit `i` of band `b` still allows.
     fn first_digit(&self, b: usize, i: u32) -> usize {
-        (0..9).find(|&d| self.cand[3 * d + b] >> i & 1 != 0).unwrap_or(0)
+        // All nine looked at with no early exit (whose branch mispredicts); none gives 0.
+        let digits = (0..9).fold(0u32, |m, d| m | (self.cand[3 * d + (b & 3)] >> i & 1) << d);
+        digits.trailing_zeros() as usize % 32
     }
 
     /// The guess on a canvas board: the first cell with two candidates of the band with the
