@@ -293,12 +293,7 @@ fn the_vector_and_portable_9x9_band_counts_agree() {
     // elsewhere; both must give the same cells with one, two and three candidates.
     use sudoku_judge::solver::{count_bands, count_bands_portable};
     let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state as u32 & 0x7FF_FFFF
-    };
+    let mut next = || xorshift(&mut state) as u32 & 0x7FF_FFFF;
     for round in 0..2000 {
         let mut cand = [0u32; 32];
         for m in &mut cand[..27] {
@@ -317,16 +312,17 @@ fn the_vector_and_portable_9x9_band_counts_agree() {
     }
 }
 
-/// xorshift, so the property test is reproducible.
+/// One step of xorshift64: the property tests are reproducible from a seed on every machine.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `len` bytes drawn from `alphabet`.
 fn random_bytes(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
-    (0..len)
-        .map(|_| {
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            alphabet[(*seed % alphabet.len() as u64) as usize]
-        })
-        .collect()
+    (0..len).map(|_| alphabet[(xorshift(seed) % alphabet.len() as u64) as usize]).collect()
 }
 
 #[path = "support/reader_fuzz.rs"]

@@ -9,15 +9,12 @@
 
 use sudoku_judge::solver::{solve_all, Failure, Mode, Reader};
 
-/// xorshift64: reproducible from a seed on every machine.
+/// The tests' xorshift64, with a bound.
 struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        super::xorshift(&mut self.0)
     }
 
     fn below(&mut self, n: usize) -> usize {

@@ -172,12 +172,7 @@ fn the_vector_and_portable_candidate_counts_agree() {
     // both must give the same cells with one, two and three candidates.
     use sudoku_judge::solver::{count_candidates, count_candidates_portable};
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = || super::xorshift(&mut state);
     for round in 0..2000 {
         let mut cand = [0u64; 64];
         for m in &mut cand {
