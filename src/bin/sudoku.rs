@@ -1940,8 +1940,8 @@ struct Contradiction;
 /// What propagation leaves for the search.
 enum Settled {
     Solved,
-    /// Per band, the open cells with exactly two candidates.
-    Open([u32; 3]),
+    /// Open cells are left; those with exactly two candidates are in `Grid::pairs`.
+    Open,
 }
 
 impl Grid {
@@ -2159,7 +2159,7 @@ impl Grid {
                 placed = self.column_singles()?;
             }
             if !placed {
-                return Ok(Settled::Open(self.pairs));
+                return Ok(Settled::Open);
             }
         }
     }
@@ -2225,14 +2225,15 @@ impl Grid {
     /// The guess on a canvas board: the first cell with two candidates of the band with the
     /// most open cells (else as `pick`). The rule `pick` uses instead is no better on 10,000
     /// random canvases and worse on the bundled ones (worst 1.1 ms against 0.8 ms).
-    fn pick_in_widest_band(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+    fn pick_in_widest_band(&self) -> (usize, usize, u32) {
+        let pairs = &self.pairs;
         let widest = (0..3).filter(|&b| pairs[b] != 0).max_by_key(|&b| (self.open[b].count_ones(), 3 - b));
         match widest {
             Some(b) => {
                 let i = pairs[b].trailing_zeros();
                 (self.first_digit(b, i), b, i)
             }
-            None => self.pick(pairs),
+            None => self.pick(),
         }
     }
 
@@ -2244,30 +2245,30 @@ impl Grid {
     /// cell rather than eight gained nothing. Else, of the first open cell of each band, the
     /// one with the fewest candidates (looking further, for a digit with two places in a unit,
     /// made forum-hardest-1106 search half again as many nodes).
-    fn pick(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+    fn pick(&self) -> (usize, usize, u32) {
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has just been seen to have the instruction.
-            return unsafe { self.pick_popcnt(pairs) };
+            return unsafe { self.pick_popcnt() };
         }
-        self.pick_body(pairs)
+        self.pick_body()
     }
 
     /// `pick` compiled with the popcount instruction, which a judge's plain `-O` leaves out.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn pick_popcnt(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
-        self.pick_body(pairs)
+    unsafe fn pick_popcnt(&self) -> (usize, usize, u32) {
+        self.pick_body()
     }
 
     /// `pick` itself; its cell scores are one popcount each (forum hardest 0.98x the time and
     /// serg 0.96x with the instruction).
     #[inline(always)]
-    fn pick_body(&self, pairs: &[u32; 3]) -> (usize, usize, u32) {
+    fn pick_body(&self) -> (usize, usize, u32) {
         let mut widest = None;
         let mut most_seen = 0;
         let mut budget = 8;
-        for (b, &pairs) in pairs.iter().enumerate() {
+        for (b, &pairs) in self.pairs.iter().enumerate() {
             let mut m = pairs;
             while m != 0 && budget > 0 {
                 budget -= 1;
@@ -2430,7 +2431,7 @@ fn guess_budget(cap: u64) -> u64 {
 /// not (this loop), so every solution is met exactly once.
 fn search9(grid: &mut Grid, hunt: &mut Hunt<81>) {
     loop {
-        let pairs = match grid.propagate() {
+        match grid.propagate() {
             Err(Contradiction) => return,
             Ok(Settled::Solved) => {
                 hunt.found += 1;
@@ -2441,13 +2442,13 @@ fn search9(grid: &mut Grid, hunt: &mut Hunt<81>) {
                 }
                 return;
             }
-            Ok(Settled::Open(pairs)) => pairs,
-        };
+            Ok(Settled::Open) => {}
+        }
         if hunt.guesses == 0 {
             return;
         }
         hunt.guesses -= 1;
-        let (d, b, i) = grid.pick(&pairs);
+        let (d, b, i) = grid.pick();
         let mut next = *grid;
         next.assign(d, b, i);
         search9(&mut next, hunt);
@@ -2548,19 +2549,19 @@ fn exchange(boards: &mut [Grid], shared: &[SharedBox]) -> bool {
     changed
 }
 
-/// Settles every board and the boxes they share. `None`: solved; else the board to guess in
-/// and its cells with two candidates: of the boards with such a cell (else of all boards
-/// still open), the one with the most open cells, whose guess reaches furthest (on the
-/// bundled canvases, under half the guesses of taking the first such board).
-fn settle_boards(boards: &mut [Grid], shared: &[SharedBox]) -> Result<Option<(usize, [u32; 3])>, Contradiction> {
+/// Settles every board and the boxes they share. `None`: solved; else the board to guess in:
+/// of the boards with a cell with two candidates (else of all boards still open), the one with
+/// the most open cells, whose guess reaches furthest (on the bundled canvases, under half the
+/// guesses of taking the first such board).
+fn settle_boards(boards: &mut [Grid], shared: &[SharedBox]) -> Result<Option<usize>, Contradiction> {
     loop {
-        let mut guess: Option<(usize, [u32; 3])> = None;
+        let mut guess = None;
         let mut best = (false, 0);
         for (g, board) in boards.iter_mut().enumerate() {
-            if let Settled::Open(pairs) = board.propagate()? {
-                let rank = (pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
+            if let Settled::Open = board.propagate()? {
+                let rank = (board.pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
                 if guess.is_none() || rank > best {
-                    guess = Some((g, pairs));
+                    guess = Some(g);
                     best = rank;
                 }
             }
@@ -2581,7 +2582,7 @@ struct BoardHunt {
 
 fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt) {
     loop {
-        let (g, pairs) = match settle_boards(boards, shared) {
+        let g = match settle_boards(boards, shared) {
             Err(Contradiction) => return,
             Ok(None) => {
                 hunt.found += 1;
@@ -2596,7 +2597,7 @@ fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt
             return;
         }
         hunt.guesses -= 1;
-        let (d, b, i) = boards[g].pick_in_widest_band(&pairs);
+        let (d, b, i) = boards[g].pick_in_widest_band();
         let mut next = boards.to_vec();
         next[g].assign(d, b, i);
         search_boards(&mut next, shared, hunt);
