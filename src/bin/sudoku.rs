@@ -1655,6 +1655,41 @@ impl<'a> Sat<'a> {
         self.put(i, v);
     }
 
+    /// Sets, at level 0, every digit a cell has lost (`start`, bit d: digit d + 1) as false,
+    /// counting the rules straight from the masks rather than one literal at a time (which
+    /// was most of the setup); then the rules with one literal left imply it. False when
+    /// the rules cannot all hold.
+    fn start_from(&mut self, start: &[u16]) -> bool {
+        let layout = self.layout;
+        let n = layout.digits;
+        for (cell, &m) in start.iter().enumerate().take(layout.cells) {
+            self.left[cell] = m.count_ones() as u8;
+            for d in (0..n).filter(|&d| m >> d & 1 == 0) {
+                self.assign(2 * (cell * n + d) as u32 + 1, DECISION);
+            }
+        }
+        for (u, cells) in layout.unit_cells.chunks_exact(n).enumerate() {
+            for d in 0..n {
+                let open = cells.iter().filter(|&&c| start[c as usize] >> d & 1 != 0).count();
+                self.left[layout.cells + u * n + d] = open as u8;
+            }
+        }
+        // Those false literals are counted: only what they imply is left to propagate.
+        self.head = self.trail.len();
+        for rule in 0..self.left.len() {
+            match self.left[rule] {
+                0 => return false,
+                1 => {
+                    if let Some(x) = self.last_open(rule) {
+                        self.assign(x, RULE | rule as u32);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.propagate().is_none()
+    }
+
     /// Leaves in the heap only the variables still open (those set at level 0 stay set),
     /// first decided in the cells with the fewest digits left, as a depth-first search
     /// would: each starts with a small activity that grows as its cell's digits shrink, so
@@ -1666,14 +1701,19 @@ impl<'a> Sat<'a> {
     fn heap_only_open(&mut self) {
         self.heap.clear();
         let n = self.layout.digits;
-        for v in 0..self.level.len() {
-            self.place[v] = u32::MAX;
-            if self.value[2 * v] == 0 {
-                let (cell, _) = self.split(v as u32);
-                let closed = (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 0).count();
-                self.activity[v] = 1e-3 * closed as f64;
-                self.heap_insert(v);
+        for cell in 0..self.layout.cells {
+            let closed = (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 0).count();
+            for v in cell * n..cell * n + n {
+                self.place[v] = u32::MAX;
+                if self.value[2 * v] == 0 {
+                    self.activity[v] = 1e-3 * closed as f64;
+                    self.place[v] = self.heap.len() as u32;
+                    self.heap.push(v as u32);
+                }
             }
+        }
+        for i in (0..self.heap.len() / 2).rev() {
+            self.sift_down(i);
         }
     }
 
@@ -1814,18 +1854,8 @@ fn luby(mut i: u32) -> u64 {
 fn sat_canvas(layout: &Layout, start: &[u16], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
     let n = layout.cells;
     let digits = layout.digits;
-    let var = |cell: usize, d: usize| (cell * digits + d) as u32 * 2;
     let mut sat = Sat::new(layout);
-    // The start is set at level 0: every digit a cell has lost is false (a cell left with
-    // one digit gets it from its rule).
-    for (cell, &m) in start.iter().enumerate().take(n) {
-        for d in 0..digits {
-            if m >> d & 1 == 0 {
-                sat.assign(var(cell, d) + 1, DECISION);
-            }
-        }
-    }
-    if sat.propagate().is_some() {
+    if !sat.start_from(start) {
         return 0;
     }
     sat.heap_only_open();
