@@ -169,6 +169,39 @@ fn canvas_counts_match_a_plain_backtracking_count() {
 }
 
 #[test]
+fn a_canvas_of_49_overlapping_grids_is_solved_and_counted() {
+    use sudoku_judge::solver::{Reader, Solver};
+    // A 27x27 canvas drawn whole holds a grid at every third row and column: 49 grids, more
+    // than a machine word has bits (the coupled boards once kept one bit per board). The
+    // pattern is a valid filling of every one of them; three cells in four are blanked.
+    let mut seed = 0x0049_u64;
+    let mut text = String::new();
+    for r in 0..27 {
+        for c in 0..27 {
+            let blank = random_bytes(&mut seed, 1, &(0..4).collect::<Vec<u8>>())[0] != 0;
+            text.push(if blank { '0' } else { char::from(b'1' + ((r * 3 + r / 3 + c) % 9) as u8) });
+        }
+        text.push('\n');
+    }
+    let puzzle = Reader::new(text.as_bytes()).next_case().unwrap().unwrap();
+    let mut solver = Solver::new();
+    let values = solver.solve(&puzzle).expect("the pattern is a solution");
+    for (given, value) in puzzle.givens.iter().zip(&values) {
+        assert!(*given == 0 || given == value, "a given was changed");
+    }
+    for unit in puzzle.units() {
+        let mut seen: Vec<u8> = unit.iter().map(|&c| values[c as usize]).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..=9).collect::<Vec<u8>>(), "a unit is not a permutation of 1-9");
+    }
+    // The coupled boards (caps 1 and 2) and the SAT engine (larger caps) must agree.
+    let many = solver.count(&puzzle, 20);
+    assert!(many >= 1);
+    assert_eq!(solver.count(&puzzle, 2), many.min(2));
+    assert_eq!(solver.count(&puzzle, 1), 1);
+}
+
+#[test]
 fn count_is_exact_on_a_samurai_corner_grid() {
     let canvas =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/samurai/seed/input.txt")).unwrap();
