@@ -7,12 +7,16 @@
 //! 2. 2,000 random sparse canvases of each shape (Samurai, twodoku, butterfly, flower, sohei;
 //!    5 to 80 random givens that break no rule of any grid): time per puzzle, median and worst,
 //!    and how many took over 100 ms. Every solution is validated by the `sudoku` checker.
+//! 3. 400 generated puzzles of each canvas shape with overlaps (`judge gen`'s unique
+//!    puzzles, fixed seeds): time per puzzle, median, 99th percentile and worst. Random
+//!    givens make mostly unsolvable canvases; these are the puzzles users solve, and the
+//!    hardest of them are harder than any bundled one. Every solution is validated too.
 //!
 //! Seeds are fixed, so every machine times the same puzzles. `cargo bench --bench worst_case`
 //! (`-- --quick` for a fifth of the puzzles).
 
 use std::time::Instant;
-use sudoku_judge::gen::Shape;
+use sudoku_judge::gen::{self, Format, GenOptions, Shape, Solutions};
 use sudoku_judge::solver::{Puzzle, Reader, Solver};
 use sudoku_judge::sudoku_check;
 use sudoku_judge::verdict::CheckOutcome;
@@ -164,8 +168,51 @@ fn sparse_canvases(count: usize) {
     }
 }
 
+fn generated_canvases(count: usize) {
+    println!("\n| generated shape | puzzles | median µs | 99th percentile µs | worst µs |");
+    println!("|---|---:|---:|---:|---:|");
+    for shape in [Shape::Samurai, Shape::Butterfly, Shape::Flower, Shape::Sohei] {
+        let options = GenOptions {
+            shape,
+            format: Format::Canvas,
+            count,
+            clues: None,
+            minimal: false,
+            solutions: Solutions::Unique,
+            seed: 1000,
+            blank: b'0',
+        };
+        let made = gen::generate(&options).expect("generates");
+        let mut reader = Reader::new(&made.bytes);
+        let mut solver = Solver::new();
+        let mut times = Vec::new();
+        while let Some(case) = reader.next_case() {
+            let puzzle = case.expect("a generated canvas reads");
+            let start = Instant::now();
+            let values = solver.solve(&puzzle).expect("a generated puzzle has a solution");
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+            let mut out = Vec::new();
+            puzzle.write_answer(&values, &mut out).expect("in memory");
+            let mut text = Vec::new();
+            puzzle.write_answer(&puzzle.givens, &mut text).expect("in memory");
+            let verdict = sudoku_check::check(&text, &mut out.as_slice(), None);
+            assert_eq!(verdict, CheckOutcome::Accepted, "a wrong {} solution", shape.name());
+        }
+        assert_eq!(times.len(), count);
+        times.sort_by(f64::total_cmp);
+        let p99 = times[times.len() * 99 / 100];
+        println!(
+            "| {} | {count} | {:.0} | {p99:.0} | {:.0} |",
+            shape.name(),
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     sparse_9x9(if quick { 200 } else { 1000 });
     sparse_canvases(if quick { 400 } else { 2000 });
+    generated_canvases(if quick { 100 } else { 400 });
 }

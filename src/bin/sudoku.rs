@@ -1139,26 +1139,39 @@ impl Layout {
         };
         units.sort_unstable();
         units.dedup();
-        let mut lists: Vec<Vec<u16>> = vec![Vec::new(); cells];
-        let mut in_units: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        // Each cell's units, end to end (counted first, then filled).
+        let mut unit_start = vec![0u32; cells + 1];
+        for &a in units.iter().flatten() {
+            unit_start[a as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            unit_start[c + 1] += unit_start[c];
+        }
+        let mut cell_units = vec![0u32; unit_start[cells] as usize];
+        let mut next: Vec<u32> = unit_start[..cells].to_vec();
         for (u, unit) in units.iter().enumerate() {
             for &a in unit {
-                lists[a as usize].extend(unit.iter().filter(|&&b| b != a));
-                in_units[a as usize].push(u as u32);
+                cell_units[next[a as usize] as usize] = u as u32;
+                next[a as usize] += 1;
             }
         }
-        let mut unit_start = vec![0u32];
-        let mut cell_units = Vec::new();
-        for list in in_units {
-            cell_units.extend(list);
-            unit_start.push(cell_units.len() as u32);
-        }
+        // Each cell's peers in increasing order, each once: marked as met, rather than
+        // sorting and deduplicating every unit's cells (a Samurai's layout took 130 µs).
         let mut peer_start = vec![0u32];
-        let mut peers = Vec::new();
-        for mut list in lists {
-            list.sort_unstable();
-            list.dedup();
-            peers.extend(list);
+        let mut peers: Vec<u16> = Vec::new();
+        let mut met = vec![u32::MAX; cells];
+        let unit_cells = units.concat();
+        for a in 0..cells {
+            let from = peers.len();
+            for &u in &cell_units[unit_start[a] as usize..unit_start[a + 1] as usize] {
+                for &b in &unit_cells[u as usize * digits..u as usize * digits + digits] {
+                    if b as usize != a && met[b as usize] != a as u32 {
+                        met[b as usize] = a as u32;
+                        peers.push(b);
+                    }
+                }
+            }
+            peers[from..].sort_unstable();
             peer_start.push(peers.len() as u32);
         }
         let mut in_grids = vec![0u8; cells];
@@ -1168,7 +1181,6 @@ impl Layout {
             }
         }
         let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
-        let unit_cells = units.concat();
         Layout { cells, digits, units, peer_start, peers, unit_cells, unit_start, cell_units, grids, shared }
     }
 }
