@@ -1707,9 +1707,10 @@ impl<'a> Sat<'a> {
     /// would: each starts with a small activity that grows as its cell's digits shrink, so
     /// the first conflicts' bumps soon outweigh it. On 1,600 generated minimal canvases
     /// (400 of each shape with overlaps) the slowest took 0.7x the time of deciding in
-    /// variable order, the median the same; `samurai/gen-29` and `sparse-no-solution` fell
-    /// from 0.7 to 0.3 ms. On random sparse canvases the slowest rose 1.2x (Samurai),
-    /// 1.15x (flower) and 1.7x (sohei).
+    /// variable order, the median the same; `samurai/gen-29` fell from 0.7 to 0.3-0.4 ms
+    /// and `sparse-no-solution` from 0.8 to 0.25 ms. On random sparse canvases the slowest
+    /// rose 1.2x (Samurai), 1.15x (flower) and 1.7x (sohei). Ties go by the heap's order:
+    /// breaking them by variable order either way only moved the slowest cases around.
     fn heap_only_open(&mut self) {
         self.heap.clear();
         let n = self.layout.digits;
