@@ -2770,7 +2770,8 @@ fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt
         let mut next = boards.to_vec();
         next[g].assign(d, b, i);
         search_boards(&mut next, shared, hunt);
-        if hunt.found >= hunt.cap {
+        // Out of guesses, the subtree may not be exhausted: its guess is not refuted.
+        if hunt.found >= hunt.cap || hunt.guesses == 0 {
             return;
         }
         boards[g].eliminate(d, b, i);
@@ -2822,7 +2823,10 @@ fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Opti
     let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES, changes };
     search_boards(&mut boards, &shared, &mut hunt);
     if hunt.guesses == 0 && hunt.found < cap {
-        return Err(settled(&root));
+        // The boards left at the top of the search lack only what exhausted subtrees refuted:
+        // the SAT engine starts from them, unless a solution was found there (it must be
+        // counted again).
+        return Err(settled(if hunt.found == 0 { &boards } else { &root }));
     }
     let first = hunt.first.map(|solved| {
         let mut values = vec![0u8; givens.len()];
