@@ -1103,10 +1103,9 @@ struct Layout {
     cells: usize,
     /// Digits per unit: 9, or 16 for a 16x16 grid.
     digits: usize,
-    units: Vec<Vec<u16>>,
     peer_start: Vec<u32>,
     peers: Vec<u16>,
-    /// The units' cells end to end (`digits` cells each): one load less than `units`.
+    /// The units' cells end to end, `digits` cells each (each unit once).
     unit_cells: Vec<u16>,
     /// The units each cell is in: `cell_units[unit_start[c]..unit_start[c + 1]]`.
     unit_start: Vec<u32>,
@@ -1181,7 +1180,7 @@ impl Layout {
             }
         }
         let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
-        Layout { cells, digits, units, peer_start, peers, unit_cells, unit_start, cell_units, grids, shared }
+        Layout { cells, digits, peer_start, peers, unit_cells, unit_start, cell_units, grids, shared }
     }
 }
 
@@ -1349,10 +1348,8 @@ impl<'a> Sat<'a> {
             first_watch: vec![NO_WATCH; 2 * vars],
             watch_clause: Vec::new(),
             watch_next: Vec::new(),
-            left: (0..layout.cells)
-                .map(|_| layout.digits as u8)
-                .chain(layout.units.iter().flat_map(|u| std::iter::repeat(u.len() as u8).take(layout.digits)))
-                .collect(),
+            // Counted by `start_from`.
+            left: vec![0; layout.cells + layout.unit_cells.len()],
             activity: vec![0.0; vars],
             bump: 1.0,
             heap: (0..vars as u32).collect(),
@@ -1527,7 +1524,7 @@ impl<'a> Sat<'a> {
             (0..n).map(|d| 2 * (rule * n + d) as u32).collect()
         } else {
             let (u, d) = self.split((rule - layout.cells) as u32);
-            layout.units[u].iter().map(|&c| 2 * (c as usize * n + d) as u32).collect()
+            layout.unit_cells[u * n..u * n + n].iter().map(|&c| 2 * (c as usize * n + d) as u32).collect()
         }
     }
 
