@@ -2632,11 +2632,17 @@ fn fast9(mut grid: Grid, cap: u64) -> Option<(u64, Option<[u8; 81]>)> {
 // engine answers, whose learnt clauses keep sparse canvases from thrashing.
 // ---------------------------------------------------------------------------------------
 
-/// A box two grids of a canvas share: (grid, band, box column) in each.
+/// The boxes two grids of a canvas share within one band of each: the first grid's band
+/// `a` (grid, band) and the second's `b`, the first's cells of those boxes (`cells`), and
+/// `shift`, how many bit places a cell's bit moves up from the second band's mask to the
+/// first's (three times the difference of the box columns, the same for every box the two
+/// grids share; negative: down).
 #[derive(Clone, Copy)]
-struct SharedBox {
-    a: (usize, usize, usize),
-    b: (usize, usize, usize),
+struct SharedBoxes {
+    a: (usize, usize),
+    b: (usize, usize),
+    cells: u32,
+    shift: i32,
 }
 
 /// The cells of the first box of a band.
@@ -2645,15 +2651,22 @@ const BOX0: u32 = 7 | 7 << 9 | 7 << 18;
 /// Guesses a canvas search may make before the SAT engine takes over.
 const CANVAS_GUESSES: u64 = 256;
 
-/// The boxes that the grids with these top-left corners share, each pair of grids once.
-fn shared_boxes(corners: &[(usize, usize)]) -> Vec<SharedBox> {
-    let mut out = Vec::new();
+/// The boxes that the grids with these top-left corners share, each pair of grids once, one
+/// entry per pair of bands (a flower's 46 shared boxes are 20 entries).
+fn shared_boxes(corners: &[(usize, usize)]) -> Vec<SharedBoxes> {
+    let mut out: Vec<SharedBoxes> = Vec::new();
     for (ga, &(ta, la)) in corners.iter().enumerate() {
         for (gb, &(tb, lb)) in corners.iter().enumerate().skip(ga + 1) {
             for (band, box_column) in (0..9).map(|k| (k / 3, k % 3)) {
                 let (r, c) = (ta + 3 * band, la + 3 * box_column);
                 if (tb..tb + 9).contains(&r) && (lb..lb + 9).contains(&c) {
-                    out.push(SharedBox { a: (ga, band, box_column), b: (gb, (r - tb) / 3, (c - lb) / 3) });
+                    let b = (gb, (r - tb) / 3);
+                    let shift = 3 * box_column as i32 - (c - lb) as i32;
+                    let cells = BOX0 << (3 * box_column);
+                    match out.iter_mut().find(|s| s.a == (ga, band) && s.b == b) {
+                        Some(boxes) => boxes.cells |= cells,
+                        None => out.push(SharedBoxes { a: (ga, band), b, cells, shift }),
+                    }
                 }
             }
         }
@@ -2661,28 +2674,38 @@ fn shared_boxes(corners: &[(usize, usize)]) -> Vec<SharedBox> {
     out
 }
 
+/// `mask` moved `shift` bits toward the high end (toward the low end when negative).
+fn shifted(mask: u32, shift: i32) -> u32 {
+    if shift >= 0 {
+        mask << shift
+    } else {
+        mask >> -shift
+    }
+}
+
 /// Intersects the candidates of every shared box on both boards, for the digits whose
 /// masks changed there (`changes[g]`: bit `3 * d + b` when digit `d + 1` changed in band `b`
 /// of board `g`); true when any board lost one.
-fn exchange(boards: &mut [Grid], shared: &[SharedBox], changes: &[u32]) -> bool {
+fn exchange(boards: &mut [Grid], shared: &[SharedBoxes], changes: &[u32]) -> bool {
     let mut any = false;
     for link in shared {
-        let ((ga, ba, ka), (gb, bb, kb)) = (link.a, link.b);
+        let ((ga, ba), (gb, bb)) = (link.a, link.b);
         let mut digits = (changes[ga] >> ba | changes[gb] >> bb) & EVERY_THIRD;
         if digits == 0 {
             continue;
         }
-        let (sa, sb) = (3 * ka, 3 * kb);
         let (mut lost_a, mut lost_b) = (0u32, 0u32);
         while digits != 0 {
             let at = digits.trailing_zeros();
             digits &= digits - 1;
             let (ia, ib) = (at as usize + ba, at as usize + bb);
-            let x = boards[ga].cand[ia] >> sa & BOX0;
-            let y = boards[gb].cand[ib] >> sb & BOX0;
+            // Both sides in the first band's places: bits a shift carries past a row's end
+            // land outside the shared boxes, and the mask drops them.
+            let x = boards[ga].cand[ia] & link.cells;
+            let y = shifted(boards[gb].cand[ib], link.shift) & link.cells;
             let both = x & y;
-            boards[ga].cand[ia] &= !((x ^ both) << sa);
-            boards[gb].cand[ib] &= !((y ^ both) << sb);
+            boards[ga].cand[ia] &= !(x ^ both);
+            boards[gb].cand[ib] &= !shifted(y ^ both, -link.shift);
             lost_a |= u32::from(both != x) << at;
             lost_b |= u32::from(both != y) << at;
         }
@@ -2705,7 +2728,7 @@ const EVERY_THIRD: u32 = 0x124_9249;
 /// canvases). `changes` is scratch space, one word per board.
 fn settle_boards(
     boards: &mut [Grid],
-    shared: &[SharedBox],
+    shared: &[SharedBoxes],
     changes: &mut [u32],
 ) -> Result<Option<usize>, Contradiction> {
     loop {
@@ -2746,7 +2769,7 @@ struct BoardHunt {
     changes: Vec<u32>,
 }
 
-fn search_boards(boards: &mut [Grid], shared: &[SharedBox], hunt: &mut BoardHunt) {
+fn search_boards(boards: &mut [Grid], shared: &[SharedBoxes], hunt: &mut BoardHunt) {
     loop {
         let g = match settle_boards(boards, shared, &mut hunt.changes) {
             Err(Contradiction) => return,
