@@ -1352,8 +1352,9 @@ impl<'a> Sat<'a> {
             left: vec![0; layout.cells + layout.unit_cells.len()],
             activity: vec![0.0; vars],
             bump: 1.0,
-            heap: (0..vars as u32).collect(),
-            place: (0..vars as u32).collect(),
+            // Filled by `heap_only_open` once the start is set.
+            heap: Vec::with_capacity(vars),
+            place: vec![u32::MAX; vars],
             phase: vec![true; vars],
             seen: vec![false; vars],
             conflicts: 0,
