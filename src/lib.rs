@@ -66,8 +66,10 @@ pub mod stress;
 pub mod sudoku_check;
 pub mod verdict;
 
-/// The single-file solver, the very file users submit.
+/// The single-file solver, the very file users submit. Judges run older Rust than the crate
+/// needs (a public DMOJ instance runs rustc 1.68.2), so clippy holds this file to that floor.
 #[path = "bin/sudoku.rs"]
+#[clippy::msrv = "1.68"]
 #[allow(dead_code)]
 pub mod solver;
 

@@ -36,6 +36,18 @@
 
 use std::io::{self, Read, Write};
 
+// The inner modules, each one concern; `judge submit` keeps only those a problem's input
+// needs (the `without` cfgs name what a tailored file leaves out; the full file has all).
+#[cfg(not(without = "canvas"))]
+pub use canvas::*;
+#[cfg(not(without = "nine"))]
+pub use nine::*;
+pub use reader::*;
+#[cfg(not(without = "sat"))]
+pub use sat::*;
+#[cfg(not(without = "sixteen"))]
+pub use sixteen::*;
+
 const USAGE: &str = "\
 Usage: sudoku [--count[=N]] < INPUT
 
@@ -254,936 +266,6 @@ fn report<W: Write, E: Write>(
     Ok(())
 }
 
-// ---------------------------------------------------------------------------------------
-// Input: lines, styles, cases, errors.
-// ---------------------------------------------------------------------------------------
-
-/// A malformed input, located as precisely as we can.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputError {
-    /// 1-based case number; 0 when the problem is before the first case (the count line).
-    pub case: usize,
-    pub line: usize,
-    /// 1-based; one past the line's last byte when the line ends too early.
-    pub column: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.case > 0 {
-            write!(f, "case {}, ", self.case)?;
-        }
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
-    }
-}
-
-/// How a case was drawn, so that its answer is printed the same way.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Shape {
-    /// 9 lines of 9 cells.
-    Rows,
-    /// 9 lines of 9 cells separated by single spaces.
-    Spaced,
-    /// One line of 81 cells.
-    Line,
-    /// 16 lines of 16 cells, letters `A`-`P` (POJ 3076, SPOJ SUDOKU, AcWing 169).
-    Rows16,
-    /// A gattai canvas: `drawn[r][c]` tells whether (r, c) is a cell.
-    Canvas(Canvas),
-}
-
-/// The drawing of a gattai puzzle and the 9x9 grids found in it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Canvas {
-    pub width: usize,
-    pub height: usize,
-    /// Row-major, `width * height`: the cell index of each drawn position, or `NONE`.
-    pub index: Vec<u32>,
-    /// Top-left corners of the 9x9 grids, in reading order.
-    pub grids: Vec<(usize, usize)>,
-}
-
-const NONE: u32 = u32::MAX;
-
-/// One case read from the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Puzzle {
-    /// 1-based number of the case in the input.
-    pub case: usize,
-    /// 1-based line where the case starts.
-    pub line: usize,
-    pub shape: Shape,
-    /// One value per cell in reading order: 1-9 (1-16 on a 16x16 grid) for a given, 0 for
-    /// a blank.
-    pub givens: Vec<u8>,
-}
-
-const MAX_CANVAS_SIDE: usize = 63;
-
-impl Puzzle {
-    /// Line and column (1-based) of cell `i` in the input.
-    pub fn position(&self, i: usize) -> (usize, usize) {
-        match &self.shape {
-            Shape::Rows => (self.line + i / 9, i % 9 + 1),
-            Shape::Spaced => (self.line + i / 9, 2 * (i % 9) + 1),
-            Shape::Line => (self.line, i + 1),
-            Shape::Rows16 => (self.line + i / 16, i % 16 + 1),
-            Shape::Canvas(c) => {
-                let at = c.index.iter().position(|&x| x == i as u32).unwrap_or(0);
-                (self.line + at / c.width, at % c.width + 1)
-            }
-        }
-    }
-
-    /// The units (rows, columns, boxes of every grid) as lists of cell indices, in the order
-    /// row, column, box, row, column, box... (`k % 3` tells the kind).
-    pub fn units(&self) -> Vec<Vec<u16>> {
-        match &self.shape {
-            Shape::Canvas(c) => canvas_units(c),
-            Shape::Rows16 => square16_units(),
-            _ => canvas_units(&Canvas::single()),
-        }
-    }
-
-    /// Digits per unit: 16 on a 16x16 grid, else 9.
-    pub fn side(&self) -> usize {
-        if self.shape == Shape::Rows16 {
-            16
-        } else {
-            9
-        }
-    }
-
-    /// How value `v` (1-9, or 1-16 on a 16x16 grid) is written: a digit or a letter.
-    pub fn symbol(&self, v: u8) -> char {
-        let base = if self.shape == Shape::Rows16 { b'A' - 1 } else { b'0' };
-        char::from(base + v)
-    }
-
-    /// The first pair of equal givens in one unit, described for a person.
-    pub fn first_conflict(&self) -> Option<String> {
-        for (k, unit) in self.units().iter().enumerate() {
-            let mut seen = [usize::MAX; 17];
-            for &cell in unit {
-                let v = self.givens[cell as usize] as usize;
-                if v == 0 {
-                    continue;
-                }
-                if seen[v] != usize::MAX {
-                    let (l1, c1) = self.position(seen[v]);
-                    let (l2, c2) = self.position(cell as usize);
-                    let kind = ["row", "column", "box"][k % 3];
-                    let v = self.symbol(v as u8);
-                    return Some(format!(
-                        "the givens break a rule, so there is no solution: {v} at line {l1}, \
-                         column {c1} and {v} at line {l2}, column {c2} share a {kind}"
-                    ));
-                }
-                seen[v] = cell as usize;
-            }
-        }
-        None
-    }
-
-    /// Writes `values` (one per cell) in the shape of the input.
-    pub fn write_answer<W: Write>(&self, values: &[u8], out: &mut W) -> io::Result<()> {
-        if let Shape::Canvas(c) = &self.shape {
-            let mut buf = Vec::with_capacity(c.index.len() + c.height);
-            for row in c.index.chunks(c.width) {
-                let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
-                for &x in &row[..end] {
-                    buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
-                }
-                buf.push(b'\n');
-            }
-            return out.write_all(&buf);
-        }
-        if self.shape == Shape::Rows16 {
-            let mut buf = [b'\n'; 16 * 17];
-            for (i, &v) in values.iter().enumerate().take(256) {
-                // A blank (only ever drawn by the generator) is written as POJ 3076 has it.
-                buf[i / 16 * 17 + i % 16] = if v == 0 { b'-' } else { b'A' - 1 + v };
-            }
-            return out.write_all(&buf);
-        }
-        // Plain grids: at most 81 digits and 81 separators, on the stack.
-        let mut buf = [0u8; 162];
-        let mut n = 0;
-        for (i, &v) in values.iter().enumerate() {
-            buf[n] = b'0' + v;
-            n += 1;
-            let end_of_row = i % 9 == 8;
-            let separator = match self.shape {
-                Shape::Rows if end_of_row => Some(b'\n'),
-                Shape::Spaced => Some(if end_of_row { b'\n' } else { b' ' }),
-                _ => None,
-            };
-            if let Some(sep) = separator {
-                buf[n] = sep;
-                n += 1;
-            }
-        }
-        if self.shape == Shape::Line {
-            buf[n] = b'\n';
-            n += 1;
-        }
-        out.write_all(&buf[..n])
-    }
-}
-
-impl Canvas {
-    /// The plain 9x9 grid seen as a canvas.
-    pub fn single() -> Canvas {
-        Canvas { width: 9, height: 9, index: (0..81).collect(), grids: vec![(0, 0)] }
-    }
-}
-
-/// Rows, columns and boxes of every grid of a canvas, with shared boxes listed once.
-/// Units come in the order row, column, box, row, column, box... (`k % 3` tells the kind).
-fn canvas_units(c: &Canvas) -> Vec<Vec<u16>> {
-    let mut units: Vec<Vec<u16>> = Vec::new();
-    let at = |r: usize, col: usize| c.index[r * c.width + col] as u16;
-    for &(top, left) in &c.grids {
-        for k in 0..9 {
-            let mut row = [0u16; 9];
-            let mut column = [0u16; 9];
-            let mut bx = [0u16; 9];
-            for j in 0..9 {
-                row[j] = at(top + k, left + j);
-                column[j] = at(top + j, left + k);
-                bx[j] = at(top + k / 3 * 3 + j / 3, left + k % 3 * 3 + j % 3);
-            }
-            // Shared boxes stay listed twice so that `k % 3` keeps naming the kind;
-            // `Layout::new` removes the repeats.
-            units.extend([row.to_vec(), column.to_vec(), bx.to_vec()]);
-        }
-    }
-    units
-}
-
-/// Rows, columns and 4x4 boxes of a 16x16 grid, in the order row, column, box.
-fn square16_units() -> Vec<Vec<u16>> {
-    let mut units = Vec::with_capacity(48);
-    for k in 0..16u16 {
-        units.push((0..16).map(|j| 16 * k + j).collect());
-        units.push((0..16).map(|j| 16 * j + k).collect());
-        units.push((0..16).map(|j| 16 * (k / 4 * 4 + j / 4) + k % 4 * 4 + j % 4).collect());
-    }
-    units
-}
-
-/// Splits the input into lines, remembering line numbers. Trailing `\r`, spaces and tabs
-/// are dropped; they never carry meaning.
-#[derive(Clone, Copy)]
-struct Lines<'a> {
-    data: &'a [u8],
-    pos: usize,
-    number: usize,
-}
-
-impl<'a> Lines<'a> {
-    fn new(data: &'a [u8]) -> Self {
-        let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-        Lines { data, pos: 0, number: 0 }
-    }
-
-    /// The next line and its 1-based number, without consuming it.
-    fn peek(&self) -> Option<(usize, &'a [u8])> {
-        let mut copy = *self;
-        copy.next()
-    }
-
-    fn next(&mut self) -> Option<(usize, &'a [u8])> {
-        if self.pos >= self.data.len() {
-            return None;
-        }
-        let rest = &self.data[self.pos..];
-        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-        self.pos += (len + 1).min(rest.len());
-        self.number += 1;
-        let mut line = &rest[..len];
-        while let [head @ .., b'\r' | b' ' | b'\t'] = line {
-            line = head;
-        }
-        Some((self.number, line))
-    }
-
-    /// Skips blank lines and `#` comments.
-    fn skip_blank(&mut self) {
-        while let Some((_, line)) = self.peek() {
-            if line.is_empty() || line[0] == b'#' {
-                self.next();
-            } else {
-                break;
-            }
-        }
-    }
-
-    /// The line number the next line would have (for "found end of input" errors).
-    fn next_number(&self) -> usize {
-        self.number + 1
-    }
-}
-
-fn is_cell(b: u8) -> bool {
-    b.is_ascii_digit() || b == b'.'
-}
-
-fn cell_value(b: u8) -> u8 {
-    if b == b'.' {
-        0
-    } else {
-        b - b'0'
-    }
-}
-
-/// A cell of a 16x16 grid: a letter `A`-`P`, or `-`, `.` or `0` for a blank.
-fn is_cell16(b: u8) -> bool {
-    matches!(b, b'A'..=b'P' | b'-' | b'.' | b'0')
-}
-
-fn cell16_value(b: u8) -> u8 {
-    if b.is_ascii_uppercase() {
-        b - b'A' + 1
-    } else {
-        0
-    }
-}
-
-/// A line meant as a row of a 16x16 grid: 16 printable bytes without a space, with a
-/// letter or a `-`, or only blanks. (No canvas row ends at width 16, as every 9x9 window is
-/// aligned to 3.) A line of 16 digits with some 1-9 is rather a 9x9 row gone wrong. Its
-/// bytes are checked when it is read, for an error that says where.
-fn is_row16(line: &[u8]) -> bool {
-    line.len() == 16
-        && line.iter().all(|&b| b.is_ascii_graphic())
-        && (line.iter().any(|&b| b.is_ascii_alphabetic() || b == b'-') || line.iter().all(|&b| b == b'0' || b == b'.'))
-}
-
-fn is_spaced_row(line: &[u8]) -> bool {
-    line.len() == 17 && line.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
-}
-
-fn is_count(line: &[u8]) -> bool {
-    let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
-    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
-}
-
-/// "1 case", "5 cases".
-fn cases(t: u64) -> String {
-    format!("{t} case{}", if t == 1 { "" } else { "s" })
-}
-
-/// Shows a byte as a person would want to read it in an error message.
-fn show_byte(b: u8) -> String {
-    match b {
-        b' ' => "a space".to_string(),
-        0x21..=0x7e => format!("'{}'", b as char),
-        _ => format!("byte 0x{b:02X}"),
-    }
-}
-
-/// Reads cases one at a time, so that a bad case is only met after the good ones before it
-/// have been answered.
-pub struct Reader<'a> {
-    lines: Lines<'a>,
-    /// `Some(n)`: T mode with n cases still to read; `None`: read until end of input.
-    remaining: Option<u64>,
-    /// T and the line it was read from, for messages.
-    total: Option<u64>,
-    count_line: usize,
-    case: usize,
-    started: bool,
-    done: bool,
-    /// The side of the grids read so far (9 or 16) and the line of the first case: one
-    /// input holds one size.
-    side: Option<(usize, usize)>,
-}
-
-impl<'a> Reader<'a> {
-    pub fn new(input: &'a [u8]) -> Self {
-        Reader {
-            lines: Lines::new(input),
-            remaining: None,
-            total: None,
-            count_line: 0,
-            case: 0,
-            started: false,
-            done: false,
-            side: None,
-        }
-    }
-
-    /// The next case when it is one more 81-cell puzzle line ending in a newline: its case
-    /// number, line number and cells. `None` leaves the next case to `next_case`, which
-    /// reads it the same way (only more slowly) or reports what is wrong with it.
-    pub fn next_plain_line(&mut self) -> Option<(usize, usize, &'a [u8])> {
-        if !self.started || self.done || self.remaining == Some(0) || self.side.is_some_and(|(n, _)| n != 9) {
-            return None;
-        }
-        let line = self.lines.data.get(self.lines.pos..)?.get(..82)?;
-        // One pass with no early exit, which the compiler turns into a few wide compares.
-        let cells = line[..81].iter().fold(true, |ok, &b| ok & ((b.wrapping_sub(b'0') < 10) | (b == b'.')));
-        if !cells || line[81] != b'\n' {
-            return None;
-        }
-        self.remaining = self.remaining.map(|n| n - 1);
-        self.case += 1;
-        self.lines.pos += 82;
-        self.lines.number += 1;
-        self.side.get_or_insert((9, self.lines.number));
-        Some((self.case, self.lines.number, &line[..81]))
-    }
-
-    /// The next case, an error (after which the reader stops), or `None` at the end.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next_case(&mut self) -> Option<Result<Puzzle, InputError>> {
-        if self.done {
-            return None;
-        }
-        let result = self.read_next();
-        if !matches!(result, Some(Ok(_))) {
-            self.done = true;
-        }
-        result
-    }
-
-    fn error(&self, line: usize, column: usize, message: String) -> InputError {
-        InputError { case: self.case, line, column, message }
-    }
-
-    fn read_next(&mut self) -> Option<Result<Puzzle, InputError>> {
-        if !self.started {
-            self.started = true;
-            if let Err(e) = self.read_header() {
-                return Some(Err(e));
-            }
-        }
-        match self.remaining {
-            Some(0) => {
-                // Every case has been answered: anything but blank lines and comments left
-                // over means T and the file disagree, which the user must hear about.
-                self.lines.skip_blank();
-                let (number, line) = self.lines.peek()?;
-                let t = self.total.unwrap_or(0);
-                let found = line.first().map_or("a blank".into(), |&b| show_byte(b));
-                Some(Err(InputError {
-                    case: 0,
-                    line: number,
-                    column: 1,
-                    message: format!(
-                        "expected the end of the input after the {} that line {} announces, found {found}",
-                        cases(t),
-                        self.count_line
-                    ),
-                }))
-            }
-            Some(n) => {
-                self.remaining = Some(n - 1);
-                self.case += 1;
-                Some(self.read_case())
-            }
-            None => {
-                self.lines.skip_blank();
-                match self.lines.peek() {
-                    None => None,
-                    Some((_, b"end")) => None,
-                    Some(_) => {
-                        self.case += 1;
-                        Some(self.read_case())
-                    }
-                }
-            }
-        }
-    }
-
-    /// Decides between T mode and reading until the end, from the first non-blank line.
-    fn read_header(&mut self) -> Result<(), InputError> {
-        self.lines.skip_blank();
-        let (number, line) = match self.lines.peek() {
-            Some(found) => found,
-            None => {
-                let what = if self.lines.number == 0 { "is empty" } else { "has only blank lines" };
-                return Err(self.error(
-                    self.lines.next_number(),
-                    1,
-                    format!("the input {what}: expected the number of cases, a grid or 81-cell puzzle lines"),
-                ));
-            }
-        };
-        let looks_like_cells = (line.len() == 9 && line.iter().all(|&b| is_cell(b))) || is_row16(line);
-        if looks_like_cells || line.len() == 81 || is_spaced_row(line) || line.contains(&b' ') {
-            return Ok(());
-        }
-        let mut after = self.lines;
-        after.next();
-        after.skip_blank();
-        let next_len = after.peek().map_or(0, |(_, l)| l.len());
-        if line.len() >= 12 && line.iter().all(|&b| is_cell(b)) && next_len == line.len() {
-            return Ok(()); // a canvas whose first row is full, like a butterfly's
-        }
-        self.lines.next();
-        // A line of cells that is not a plain count (a leading zero, a '.', more digits than
-        // any T) is a grid row or puzzle line of the wrong length: reading it as T would
-        // drop every puzzle after it without a word.
-        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
-        let plain_count = is_count(line) && digits.len() <= 11 && (digits.len() == 1 || digits[0] != b'0');
-        if line.iter().all(|&b| is_cell(b)) && !plain_count {
-            if line.len() < 9 {
-                let n = line.len();
-                return Err(self.error(
-                    number,
-                    n + 1,
-                    format!(
-                        "expected the number of cases (without leading zeros) or a grid row of 9 cells, \
-                         found the end of the line after {n} cells"
-                    ),
-                ));
-            }
-            if line.len() < 45 {
-                return Err(self.error(
-                    number,
-                    10,
-                    format!(
-                        "expected the number of cases (at most 11 digits, no leading zeros) or a grid row \
-                         of 9 cells, found a line of {} cells",
-                        line.len()
-                    ),
-                ));
-            }
-            self.check_row(number, line, 81, "puzzle line")?;
-        }
-        if is_count(line) && !plain_count {
-            let text = String::from_utf8_lossy(line);
-            return Err(self.error(
-                number,
-                2,
-                format!("expected the number of cases (at most 11 digits, no leading zeros), found {text}"),
-            ));
-        }
-        if !is_count(line) {
-            let (column, found) = line
-                .iter()
-                .enumerate()
-                .find(|(_, &b)| !b.is_ascii_digit())
-                .map(|(i, &b)| (i + 1, show_byte(b)))
-                .unwrap_or((1, "nothing".into()));
-            return Err(self.error(
-                number,
-                column,
-                format!(
-                    "expected the number of cases (a whole number), a grid row of 9 cells \
-                     or an 81-cell puzzle line, found {found}"
-                ),
-            ));
-        }
-        if line[0] == b'-' && line[1..].iter().any(|&b| b != b'0') {
-            let text = String::from_utf8_lossy(line);
-            return Err(self.error(number, 1, format!("expected the number of cases (0 or more), found {text}")));
-        }
-        let mut t: u64 = 0;
-        for &d in digits {
-            t = match t.checked_mul(10).and_then(|t| t.checked_add(u64::from(d - b'0'))) {
-                Some(t) => t,
-                None => {
-                    let message = "expected the number of cases, found a number too large to be one";
-                    return Err(self.error(number, 1, message.into()));
-                }
-            };
-        }
-        self.remaining = Some(t);
-        self.total = Some(t);
-        self.count_line = number;
-        Ok(())
-    }
-
-    /// Reads one case starting at the next non-blank line.
-    fn read_case(&mut self) -> Result<Puzzle, InputError> {
-        self.lines.skip_blank();
-        let (start, first) = match self.lines.peek() {
-            Some(found) if found.1 != b"end" => found,
-            _ => {
-                let said = match self.total {
-                    Some(t) => format!(" (line {} announces {})", self.count_line, cases(t)),
-                    None => String::new(),
-                };
-                let found = if self.lines.peek().is_some() { "'end'" } else { "end of input" };
-                return Err(self.error(
-                    self.lines.next_number(),
-                    1,
-                    format!("expected case {}, found {found}{said}", self.case),
-                ));
-            }
-        };
-        let side = if is_row16(first) { 16 } else { 9 };
-        match self.side {
-            Some((n, line)) if n != side => {
-                return Err(self.error(
-                    start,
-                    1,
-                    format!(
-                        "expected a {n}x{n} case like the one at line {line}, found a {}: \
-                         one input holds puzzles of one size",
-                        if side == 16 { "row of a 16x16 grid" } else { "9x9 case" }
-                    ),
-                ))
-            }
-            Some(_) => {}
-            None => self.side = Some((side, start)),
-        }
-        let spaced_tokens = first.split(|&b| b == b' ').filter(|t| !t.is_empty()).count();
-        let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
-        if side == 16 {
-            self.read_rows16(start)
-        } else if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
-            self.read_rows(start, Shape::Spaced)
-        } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
-            self.read_line(start)
-        } else if self.starts_canvas() {
-            self.read_canvas(start)
-        } else if first.len() > 20 && !first.contains(&b' ') {
-            self.read_line(start) // a puzzle line with a typo: read it as such for a precise error
-        } else {
-            self.read_rows(start, Shape::Rows)
-        }
-    }
-
-    /// 16 lines of 16 cells (POJ 3076, SPOJ SUDOKU).
-    fn read_rows16(&mut self, start: usize) -> Result<Puzzle, InputError> {
-        let mut givens = Vec::with_capacity(256);
-        for row in 0..16 {
-            let (number, line) = match self.lines.next() {
-                Some((n, l)) if !l.is_empty() && l != b"end" => (n, l),
-                other => {
-                    let number = other.map_or(self.lines.next_number(), |(n, _)| n);
-                    let found = match other {
-                        Some((_, b"end")) => "'end'",
-                        Some(_) => "a blank line",
-                        None => "end of input",
-                    };
-                    return Err(self.error(
-                        number,
-                        1,
-                        format!("expected row {} of the 16x16 grid, found {found}", row + 1),
-                    ));
-                }
-            };
-            if let Some(i) = line.iter().take(16).position(|&b| !is_cell16(b)) {
-                return Err(self.error(
-                    number,
-                    i + 1,
-                    format!("expected a letter A-P, or '-', '.' or '0' for a blank, found {}", show_byte(line[i])),
-                ));
-            }
-            if line.len() != 16 {
-                let (column, found) = match line.get(16) {
-                    Some(&b) => (17, show_byte(b)),
-                    None => (line.len() + 1, format!("the end of the line after {} cells", line.len())),
-                };
-                return Err(self.error(
-                    number,
-                    column,
-                    format!("expected a row of the 16x16 grid, exactly 16 cells, found {found}"),
-                ));
-            }
-            givens.extend(line.iter().map(|&b| cell16_value(b)));
-        }
-        Ok(Puzzle { case: self.case, line: start, shape: Shape::Rows16, givens })
-    }
-
-    /// A canvas has a line with a space, or a row of 12 or more cells in a width that is a
-    /// multiple of 3, among its first 9 lines.
-    fn starts_canvas(&self) -> bool {
-        let mut lines = self.lines;
-        for _ in 0..9 {
-            match lines.next() {
-                Some((_, line)) if !line.is_empty() => {
-                    if line.contains(&b' ') || (line.len() >= 12 && line.len() % 3 == 0) {
-                        return true;
-                    }
-                }
-                _ => return false,
-            }
-        }
-        false
-    }
-
-    /// Checks that `line` is exactly `width` cells, naming the first column that is not.
-    fn check_row(&self, number: usize, line: &[u8], width: usize, what: &str) -> Result<(), InputError> {
-        if let Some(i) = line.iter().take(width).position(|&b| !is_cell(b)) {
-            let found = show_byte(line[i]);
-            return Err(self.error(number, i + 1, format!("expected a digit 1-9, '0' or '.', found {found}")));
-        }
-        if line.len() < width {
-            let n = line.len();
-            return Err(self.error(
-                number,
-                n + 1,
-                format!("expected {width} cells on a {what}, found the end of the line after {n}"),
-            ));
-        }
-        if line.len() > width {
-            let found = show_byte(line[width]);
-            return Err(self.error(
-                number,
-                width + 1,
-                format!("expected the end of the {what} after {width} cells, found {found}"),
-            ));
-        }
-        Ok(())
-    }
-
-    fn read_line(&mut self, start: usize) -> Result<Puzzle, InputError> {
-        let (_, line) = self.lines.next().unwrap_or((start, b""));
-        self.check_row(start, line, 81, "puzzle line")?;
-        let givens = line.iter().map(|&b| cell_value(b)).collect();
-        Ok(Puzzle { case: self.case, line: start, shape: Shape::Line, givens })
-    }
-
-    fn read_rows(&mut self, start: usize, shape: Shape) -> Result<Puzzle, InputError> {
-        let mut givens = Vec::with_capacity(81);
-        for row in 0..9 {
-            let (number, line) = match self.lines.next() {
-                Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
-                other => {
-                    let number = other.map_or(self.lines.next_number(), |(n, _)| n);
-                    let found = if other.is_some() { "a blank line" } else { "end of input" };
-                    return Err(self.error(number, 1, format!("expected row {} of the grid, found {found}", row + 1)));
-                }
-            };
-            if shape == Shape::Spaced {
-                for (i, &b) in line.iter().enumerate() {
-                    let ok = if i % 2 == 0 { is_cell(b) } else { b == b' ' };
-                    if !ok || i >= 17 {
-                        let what = if i >= 17 {
-                            "the end of the row"
-                        } else if i % 2 == 0 {
-                            "a digit 1-9, '0' or '.'"
-                        } else {
-                            "a single space"
-                        };
-                        return Err(self.error(number, i + 1, format!("expected {what}, found {}", show_byte(b))));
-                    }
-                    if i % 2 == 0 {
-                        givens.push(cell_value(b));
-                    }
-                }
-                if line.len() != 17 {
-                    let what = if line.len() % 2 == 0 { "a digit 1-9, '0' or '.'" } else { "a single space" };
-                    return Err(self.error(
-                        number,
-                        line.len() + 1,
-                        format!(
-                            "expected {what} (a row is 9 cells separated by single spaces), found the end of the line"
-                        ),
-                    ));
-                }
-            } else {
-                self.check_row(number, line, 9, "grid row")?;
-                givens.extend(line.iter().map(|&b| cell_value(b)));
-            }
-        }
-        Ok(Puzzle { case: self.case, line: start, shape, givens })
-    }
-
-    fn read_canvas(&mut self, start: usize) -> Result<Puzzle, InputError> {
-        let mut rows: Vec<&[u8]> = Vec::new();
-        while let Some((number, line)) = self.lines.peek() {
-            if line.is_empty() || line == b"end" || line[0] == b'#' {
-                break;
-            }
-            if rows.len() == 21 && rows[0].len() == 21 {
-                break; // a Samurai is 21 lines: what follows is the next case
-            }
-            if let Some(i) = line.iter().position(|&b| !is_cell(b) && b != b' ') {
-                let found = show_byte(line[i]);
-                return Err(self.error(
-                    number,
-                    i + 1,
-                    format!("expected a digit 1-9, '0', '.' or a space, found {found}"),
-                ));
-            }
-            if line.len() > MAX_CANVAS_SIDE || rows.len() == MAX_CANVAS_SIDE {
-                let (column, found) = if line.len() > MAX_CANVAS_SIDE {
-                    (MAX_CANVAS_SIDE + 1, format!("a line {} wide", line.len()))
-                } else {
-                    (1, format!("a line {}", MAX_CANVAS_SIDE + 1))
-                };
-                return Err(self.error(
-                    number,
-                    column,
-                    format!("expected a blank line or the end of the canvas (at most {MAX_CANVAS_SIDE} cells wide and tall), found {found}"),
-                ));
-            }
-            rows.push(line);
-            self.lines.next();
-        }
-        let height = rows.len();
-        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-        let drawn = |r: usize, c: usize| rows[r].get(c).is_some_and(|&b| b != b' ');
-        let mut grids = Vec::new();
-        let mut covered = vec![false; width * height];
-        let mut top = 0;
-        while top + 9 <= height {
-            let mut left = 0;
-            while left + 9 <= width {
-                if (0..81).all(|k| drawn(top + k / 9, left + k % 9)) {
-                    grids.push((top, left));
-                    for k in 0..81 {
-                        covered[(top + k / 9) * width + left + k % 9] = true;
-                    }
-                }
-                left += 3;
-            }
-            top += 3;
-        }
-        if grids.is_empty() {
-            let column = rows[0].iter().position(|&b| b != b' ').unwrap_or(0) + 1;
-            return Err(self.error(start, column, format!(
-                "expected a canvas of 9x9 grids, but this drawing ({width} wide, {height} tall) holds no complete 9x9 grid whose top-left corner is at a row and column that are multiples of 3"
-            )));
-        }
-        let mut index = vec![NONE; width * height];
-        let mut givens = Vec::new();
-        for r in 0..height {
-            for c in 0..width {
-                if drawn(r, c) {
-                    if !covered[r * width + c] {
-                        return Err(self.error(
-                            start + r,
-                            c + 1,
-                            format!(
-                                "expected a space: {} is outside every 9x9 grid of the canvas",
-                                show_byte(rows[r][c])
-                            ),
-                        ));
-                    }
-                    index[r * width + c] = givens.len() as u32;
-                    givens.push(cell_value(rows[r][c]));
-                }
-            }
-        }
-        let canvas = Canvas { width, height, index, grids };
-        Ok(Puzzle { case: self.case, line: start, shape: Shape::Canvas(canvas), givens })
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Layouts: the cells, units and grids of any puzzle (plain grids, Samurai, every gattai),
-// and the solver that sends a plain grid to the fast 9x9 engine and a canvas to the SAT
-// engine. Candidates are 9-bit masks; the popcount and log2 tables of the classic judge
-// solution are kept here for the benchmark's baseline, which must not copy them.
-// ---------------------------------------------------------------------------------------
-
-/// `ONES[m]` = number of set bits of a 9-bit mask.
-pub const ONES: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut i = 0;
-    while i < 512 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
-/// `LOG2[m]` = index of the set bit of a one-bit 9-bit mask (lowest bit when several).
-pub const LOG2: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut i = 1;
-    while i < 512 {
-        t[i] = (i as u32).trailing_zeros() as u8;
-        i += 1;
-    }
-    t
-};
-
-/// Cells, units and peers of one layout.
-struct Layout {
-    cells: usize,
-    /// Digits per unit: 9, or 16 for a 16x16 grid.
-    digits: usize,
-    peer_start: Vec<u32>,
-    peers: Vec<u16>,
-    /// The units' cells end to end, `digits` cells each (each unit once).
-    unit_cells: Vec<u16>,
-    /// The units each cell is in: `cell_units[unit_start[c]..unit_start[c + 1]]`.
-    unit_start: Vec<u32>,
-    cell_units: Vec<u32>,
-    /// The 81 cells of each 9x9 grid, row by row, for checking a grid on the fast board
-    /// (none for a 16x16 grid).
-    grids: Vec<[u16; 81]>,
-    /// Cells in two grids or more, in increasing order: a count enumerates their values.
-    shared: Vec<u16>,
-}
-
-impl Layout {
-    fn new(cells: usize, mut units: Vec<Vec<u16>>) -> Layout {
-        let digits = units.first().map_or(9, |u| u.len());
-        // Units of 9x9 grids come row, column, box per grid row: every 27 units are one
-        // grid, whose rows (every third unit) list its 81 cells in reading order.
-        let grids: Vec<[u16; 81]> = if digits != 9 {
-            Vec::new()
-        } else {
-            units
-                .chunks(27)
-                .map(|g| {
-                    let mut cells = [0u16; 81];
-                    for (k, row) in g.iter().step_by(3).enumerate() {
-                        cells[9 * k..9 * k + 9].copy_from_slice(row);
-                    }
-                    cells
-                })
-                .collect()
-        };
-        units.sort_unstable();
-        units.dedup();
-        // Each cell's units, end to end (counted first, then filled).
-        let mut unit_start = vec![0u32; cells + 1];
-        for &a in units.iter().flatten() {
-            unit_start[a as usize + 1] += 1;
-        }
-        for c in 0..cells {
-            unit_start[c + 1] += unit_start[c];
-        }
-        let mut cell_units = vec![0u32; unit_start[cells] as usize];
-        let mut next: Vec<u32> = unit_start[..cells].to_vec();
-        for (u, unit) in units.iter().enumerate() {
-            for &a in unit {
-                cell_units[next[a as usize] as usize] = u as u32;
-                next[a as usize] += 1;
-            }
-        }
-        // Each cell's peers in increasing order, each once: marked as met, rather than
-        // sorting and deduplicating every unit's cells (a Samurai's layout took 130 µs).
-        let mut peer_start = vec![0u32];
-        let mut peers: Vec<u16> = Vec::new();
-        let mut met = vec![u32::MAX; cells];
-        let unit_cells = units.concat();
-        for a in 0..cells {
-            let from = peers.len();
-            for &u in &cell_units[unit_start[a] as usize..unit_start[a + 1] as usize] {
-                for &b in &unit_cells[u as usize * digits..u as usize * digits + digits] {
-                    if b as usize != a && met[b as usize] != a as u32 {
-                        met[b as usize] = a as u32;
-                        peers.push(b);
-                    }
-                }
-            }
-            peers[from..].sort_unstable();
-            peer_start.push(peers.len() as u32);
-        }
-        let mut in_grids = vec![0u8; cells];
-        for grid in &grids {
-            for &cell in grid {
-                in_grids[cell as usize] += 1;
-            }
-        }
-        let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
-        Layout { cells, digits, peer_start, peers, unit_cells, unit_start, cell_units, grids, shared }
-    }
-}
-
 /// Keeps layouts between cases, so a file of 10,000 grids builds the 9x9 one once.
 pub struct Solver {
     layouts: Vec<(Shape, Layout)>,
@@ -1264,1297 +346,17 @@ impl Solver {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// The canvas engine: a small CDCL SAT solver. A canvas is a set of "exactly one" rules:
-// one digit per cell, each digit once per unit. Depth-first search with propagation can
-// thrash for minutes on a sparse canvas (a wrong choice in one grid is refuted again and
-// again under choices made elsewhere); clause learning records why each refutation holds,
-// so it is never repeated. Variables are (cell, digit). No rule of the puzzle is stored as
-// a clause: a digit set in a cell is taken out of the cell's other digits and of its peers
-// straight from the layout, and each "at least one" rule (a cell has a digit; a unit has
-// each digit somewhere) is a counter of its literals not yet false, which implies the last
-// one left. Only learnt clauses are watched. (The rules as watched clauses cost a Samurai
-// more to set up and visit than its whole search.)
-// ---------------------------------------------------------------------------------------
-
-/// A literal: `2 * var` is "var is true", `2 * var + 1` "var is false".
-type Lit = u32;
-
-/// A reason tag: the literal was implied by the binary clause (it, other false literal).
-const BINARY: u32 = 1 << 31;
-/// A reason tag: the literal was the last one left of a rule (see `Sat::left`).
-const RULE: u32 = 1 << 30;
-const DECISION: u32 = u32::MAX;
-/// The end of a watch list.
-const NO_WATCH: u32 = u32::MAX;
-
-/// Why the search stopped: a model was found, or the rules cannot all hold.
-enum SatResult {
-    Model,
-    Unsat,
-}
-
-struct Sat<'a> {
-    layout: &'a Layout,
-    /// Per literal: 0 unassigned, 1 true, 2 false (so a variable's value is that of its
-    /// positive literal, and reading a literal is one load).
-    value: Vec<u8>,
-    level: Vec<u32>,
-    reason: Vec<u32>,
-    trail: Vec<Lit>,
-    /// Where each decision level starts in the trail.
-    levels: Vec<usize>,
-    head: usize,
-    /// Long clauses, each stored as its length then its literals; a clause is its offset.
-    arena: Vec<u32>,
-    /// The clauses watching literal `l`, visited when `l` becomes false: a list through
-    /// `watch_next` from `first_watch[l]` (`NO_WATCH` ends it). Flat lists, because a
-    /// Samurai's 6,642 literals as 6,642 vectors cost more to set up than most searches.
-    first_watch: Vec<u32>,
-    /// Per watch: the clause, and the next watch of the same literal.
-    watch_clause: Vec<u32>,
-    watch_next: Vec<u32>,
-    /// Per "at least one" rule, its literals not yet seen false by `propagate`: rule `c` is
-    /// cell `c` (one of its digits), rule `cells + u * digits + d` is unit `u` and digit `d`.
-    left: Vec<u8>,
-    activity: Vec<f64>,
-    bump: f64,
-    /// A max-heap of variables by activity, and each variable's place in it.
-    heap: Vec<u32>,
-    place: Vec<u32>,
-    /// The value each variable last had: tried first when it is decided again.
-    phase: Vec<bool>,
-    seen: Vec<bool>,
-    conflicts: u64,
-    unsat: bool,
-}
-
-fn neg(l: Lit) -> Lit {
-    l ^ 1
-}
-
-impl<'a> Sat<'a> {
-    fn new(layout: &'a Layout) -> Sat<'a> {
-        let vars = layout.cells * layout.digits;
-        Sat {
-            layout,
-            value: vec![0; 2 * vars],
-            level: vec![0; vars],
-            reason: vec![DECISION; vars],
-            trail: Vec::new(),
-            levels: Vec::new(),
-            head: 0,
-            arena: Vec::new(),
-            first_watch: vec![NO_WATCH; 2 * vars],
-            watch_clause: Vec::new(),
-            watch_next: Vec::new(),
-            // Counted by `start_from`.
-            left: vec![0; layout.cells + layout.unit_cells.len()],
-            activity: vec![0.0; vars],
-            bump: 1.0,
-            // Filled by `heap_only_open` once the start is set.
-            heap: Vec::with_capacity(vars),
-            place: vec![u32::MAX; vars],
-            phase: vec![true; vars],
-            seen: vec![false; vars],
-            conflicts: 0,
-            unsat: false,
-        }
-    }
-
-    /// 1 true, 2 false, 0 unassigned.
-    fn lit_value(&self, l: Lit) -> u8 {
-        self.value[l as usize]
-    }
-
-    fn assign(&mut self, l: Lit, reason: u32) {
-        let v = (l >> 1) as usize;
-        self.value[l as usize] = 1;
-        self.value[neg(l) as usize] = 2;
-        self.level[v] = self.levels.len() as u32;
-        self.reason[v] = reason;
-        self.trail.push(l);
-    }
-
-    /// Adds a clause before the search starts (at level 0).
-    fn add_clause(&mut self, lits: &[Lit]) {
-        if self.unsat {
-            return;
-        }
-        let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
-        for &l in lits {
-            match self.lit_value(l) {
-                1 => return, // already satisfied
-                2 => {}      // false for ever: drop it
-                _ => kept.push(l),
-            }
-        }
-        match kept.len() {
-            0 => self.unsat = true,
-            1 => {
-                self.assign(kept[0], DECISION);
-                if self.propagate().is_some() {
-                    self.unsat = true;
-                }
-            }
-            _ => {
-                self.attach(&kept);
-            }
-        }
-    }
-
-    fn attach(&mut self, lits: &[Lit]) -> u32 {
-        let at = self.arena.len() as u32;
-        self.arena.push(lits.len() as u32);
-        self.arena.extend_from_slice(lits);
-        for &l in &lits[..2] {
-            self.watch_clause.push(at);
-            self.watch_next.push(self.first_watch[l as usize]);
-            self.first_watch[l as usize] = self.watch_clause.len() as u32 - 1;
-        }
-        at
-    }
-
-    /// Unit propagation; on a conflict, the literals of the clause that failed.
-    fn propagate(&mut self) -> Option<Vec<Lit>> {
-        while self.head < self.trail.len() {
-            let p = self.trail[self.head];
-            self.head += 1;
-            if p & 1 == 0 {
-                // The rules of one digit per cell and once per unit, read off the layout.
-                let layout = self.layout;
-                let n = layout.digits;
-                let (cell, d) = self.split(p >> 1);
-                let others = (0..n).filter(|&e| e != d).map(|e| cell * n + e);
-                let peers = layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize]
-                    .iter()
-                    .map(|&q| q as usize * n + d);
-                for v in others.chain(peers) {
-                    let x = 2 * v as u32 + 1;
-                    match self.lit_value(x) {
-                        2 => return Some(vec![x, neg(p)]),
-                        0 => self.assign(x, BINARY | neg(p)),
-                        _ => {}
-                    }
-                }
-            } else {
-                // Every rule of the variable loses a literal (all of them, even past a
-                // failure, so that `backtrack` can give each one back).
-                let layout = self.layout;
-                let (cell, d) = self.split(p >> 1);
-                let mut failed = self.lose(cell);
-                for k in layout.unit_start[cell] as usize..layout.unit_start[cell + 1] as usize {
-                    let rule = layout.cells + layout.cell_units[k] as usize * layout.digits + d;
-                    failed = self.lose(rule).or(failed);
-                }
-                if let Some(rule) = failed {
-                    return Some(self.rule_lits(rule));
-                }
-            }
-            // The learnt clauses watching the literal now false: each finds another
-            // literal not false to watch, or implies its other watched one, or fails.
-            let false_lit = neg(p);
-            let mut prev = NO_WATCH;
-            let mut w = self.first_watch[false_lit as usize];
-            while w != NO_WATCH {
-                let next = self.watch_next[w as usize];
-                let c = self.watch_clause[w as usize] as usize;
-                let len = self.arena[c] as usize;
-                if self.arena[c + 1] == false_lit {
-                    self.arena.swap(c + 1, c + 2);
-                }
-                let first = self.arena[c + 1];
-                if self.lit_value(first) != 1 {
-                    if let Some(j) = (3..=len).find(|&j| self.lit_value(self.arena[c + j]) != 2) {
-                        self.arena.swap(c + 2, c + j);
-                        // Move the watch to the new literal's list.
-                        let moved = self.arena[c + 2] as usize;
-                        if prev == NO_WATCH {
-                            self.first_watch[false_lit as usize] = next;
-                        } else {
-                            self.watch_next[prev as usize] = next;
-                        }
-                        self.watch_next[w as usize] = self.first_watch[moved];
-                        self.first_watch[moved] = w;
-                        w = next;
-                        continue;
-                    }
-                    if self.lit_value(first) == 2 {
-                        return Some(self.arena[c + 1..c + 1 + len].to_vec());
-                    }
-                    self.assign(first, c as u32);
-                }
-                prev = w;
-                w = next;
-            }
-        }
-        None
-    }
-
-    /// `x` as (x / digits, x % digits): with the digit count known, the division is a
-    /// multiply (a division per rule visited made propagation half again as slow).
-    fn split(&self, x: u32) -> (usize, usize) {
-        let x = x as usize;
-        match self.layout.digits {
-            9 => (x / 9, x % 9),
-            16 => (x / 16, x % 16),
-            n => (x / n, x % n),
-        }
-    }
-
-    /// A rule lost a literal: the last one left is implied; the rule itself, when none is.
-    fn lose(&mut self, rule: usize) -> Option<usize> {
-        self.left[rule] -= 1;
-        match self.left[rule] {
-            0 => return Some(rule),
-            1 => {
-                if let Some(x) = self.last_open(rule) {
-                    self.assign(x, RULE | rule as u32);
-                }
-            }
-            _ => {}
-        }
-        None
-    }
-
-    /// The variables of a rule, as literals saying "true".
-    fn rule_lits(&self, rule: usize) -> Vec<Lit> {
-        let layout = self.layout;
-        let n = layout.digits;
-        if rule < layout.cells {
-            (0..n).map(|d| 2 * (rule * n + d) as u32).collect()
-        } else {
-            let (u, d) = self.split((rule - layout.cells) as u32);
-            layout.unit_cells[u * n..u * n + n].iter().map(|&c| 2 * (c as usize * n + d) as u32).collect()
-        }
-    }
-
-    /// The one literal of a rule not false, when it is still open (none when it is already
-    /// true, or when the last one is false too and its own turn will find the failure).
-    fn last_open(&self, rule: usize) -> Option<Lit> {
-        let layout = self.layout;
-        let n = layout.digits;
-        let found = if rule < layout.cells {
-            (0..n).map(|d| 2 * (rule * n + d) as u32).find(|&l| self.lit_value(l) != 2)
-        } else {
-            let (u, d) = self.split((rule - layout.cells) as u32);
-            layout.unit_cells[u * n..u * n + n]
-                .iter()
-                .map(|&c| 2 * (c as usize * n + d) as u32)
-                .find(|&l| self.lit_value(l) != 2)
-        };
-        found.filter(|&l| self.lit_value(l) == 0)
-    }
-
-    /// The literals of the clause that implied `l` (`l` among them).
-    fn reason_lits(&self, l: Lit) -> Vec<Lit> {
-        let r = self.reason[(l >> 1) as usize];
-        if r & BINARY != 0 && r != DECISION {
-            vec![l, r & !BINARY]
-        } else if r & RULE != 0 && r != DECISION {
-            self.rule_lits((r & !RULE) as usize)
-        } else {
-            let c = r as usize;
-            self.arena[c + 1..c + 1 + self.arena[c] as usize].to_vec()
-        }
-    }
-
-    /// First-UIP learning: the clause to learn (its asserting literal first) and the level
-    /// to go back to.
-    fn analyze(&mut self, mut lits: Vec<Lit>) -> (Vec<Lit>, u32) {
-        let current = self.levels.len() as u32;
-        let mut learnt = vec![0];
-        let mut open = 0;
-        let mut at = self.trail.len();
-        let mut p: Option<Lit> = None;
-        loop {
-            for &q in &lits {
-                if Some(q) == p {
-                    continue;
-                }
-                let v = (q >> 1) as usize;
-                if !self.seen[v] && self.level[v] > 0 {
-                    self.seen[v] = true;
-                    self.bump_var(v);
-                    if self.level[v] == current {
-                        open += 1;
-                    } else {
-                        learnt.push(q);
-                    }
-                }
-            }
-            loop {
-                at -= 1;
-                if self.seen[(self.trail[at] >> 1) as usize] {
-                    break;
-                }
-            }
-            let next = self.trail[at];
-            self.seen[(next >> 1) as usize] = false;
-            open -= 1;
-            if open == 0 {
-                learnt[0] = neg(next);
-                break;
-            }
-            p = Some(next);
-            lits = self.reason_lits(next);
-        }
-        for &l in &learnt[1..] {
-            self.seen[(l >> 1) as usize] = false;
-        }
-        // The second watch goes to the literal of the highest level below the current one.
-        let mut back = 0;
-        if learnt.len() > 1 {
-            let best = (1..learnt.len()).max_by_key(|&i| self.level[(learnt[i] >> 1) as usize]).unwrap_or(1);
-            learnt.swap(1, best);
-            back = self.level[(learnt[1] >> 1) as usize];
-        }
-        (learnt, back)
-    }
-
-    fn bump_var(&mut self, v: usize) {
-        self.activity[v] += self.bump;
-        if self.activity[v] > 1e100 {
-            for a in &mut self.activity {
-                *a *= 1e-100;
-            }
-            self.bump *= 1e-100;
-        }
-        if self.place[v] != u32::MAX {
-            self.sift_up(self.place[v] as usize);
-        }
-    }
-
-    /// Puts variable `v` at slot `i` of the heap.
-    fn put(&mut self, i: usize, v: u32) {
-        self.heap[i] = v;
-        self.place[v as usize] = i as u32;
-    }
-
-    fn sift_up(&mut self, mut i: usize) {
-        let v = self.heap[i];
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if self.activity[self.heap[parent] as usize] >= self.activity[v as usize] {
-                break;
-            }
-            self.put(i, self.heap[parent]);
-            i = parent;
-        }
-        self.put(i, v);
-    }
-
-    fn sift_down(&mut self, mut i: usize) {
-        let v = self.heap[i];
-        loop {
-            let mut child = 2 * i + 1;
-            if child >= self.heap.len() {
-                break;
-            }
-            if child + 1 < self.heap.len()
-                && self.activity[self.heap[child + 1] as usize] > self.activity[self.heap[child] as usize]
-            {
-                child += 1;
-            }
-            if self.activity[self.heap[child] as usize] <= self.activity[v as usize] {
-                break;
-            }
-            self.put(i, self.heap[child]);
-            i = child;
-        }
-        self.put(i, v);
-    }
-
-    /// Sets, at level 0, every digit a cell has lost (`start`, bit d: digit d + 1) as false,
-    /// counting the rules straight from the masks rather than one literal at a time (which
-    /// was most of the setup); then the rules with one literal left imply it. False when
-    /// the rules cannot all hold.
-    fn start_from(&mut self, start: &[u16]) -> bool {
-        let layout = self.layout;
-        let n = layout.digits;
-        for (cell, &m) in start.iter().enumerate().take(layout.cells) {
-            self.left[cell] = m.count_ones() as u8;
-            for d in (0..n).filter(|&d| m >> d & 1 == 0) {
-                self.assign(2 * (cell * n + d) as u32 + 1, DECISION);
-            }
-        }
-        for (u, cells) in layout.unit_cells.chunks_exact(n).enumerate() {
-            for d in 0..n {
-                let open = cells.iter().filter(|&&c| start[c as usize] >> d & 1 != 0).count();
-                self.left[layout.cells + u * n + d] = open as u8;
-            }
-        }
-        // Those false literals are counted: only what they imply is left to propagate.
-        self.head = self.trail.len();
-        for rule in 0..self.left.len() {
-            match self.left[rule] {
-                0 => return false,
-                1 => {
-                    if let Some(x) = self.last_open(rule) {
-                        self.assign(x, RULE | rule as u32);
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.propagate().is_none()
-    }
-
-    /// Leaves in the heap only the variables still open (those set at level 0 stay set),
-    /// first decided in the cells with the fewest digits left, as a depth-first search
-    /// would: each starts with a small activity that grows as its cell's digits shrink, so
-    /// the first conflicts' bumps soon outweigh it. On 1,600 generated minimal canvases
-    /// (400 of each shape with overlaps) the slowest took 0.7x the time of deciding in
-    /// variable order, the median the same; `samurai/gen-29` fell from 0.7 to 0.3-0.4 ms
-    /// and `sparse-no-solution` from 0.8 to 0.25 ms. On random sparse canvases the slowest
-    /// rose 1.2x (Samurai), 1.15x (flower) and 1.7x (sohei). Ties go by the heap's order:
-    /// breaking them by variable order either way only moved the slowest cases around.
-    fn heap_only_open(&mut self) {
-        self.heap.clear();
-        let n = self.layout.digits;
-        for cell in 0..self.layout.cells {
-            let closed = (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 0).count();
-            for v in cell * n..cell * n + n {
-                self.place[v] = u32::MAX;
-                if self.value[2 * v] == 0 {
-                    self.activity[v] = 1e-3 * closed as f64;
-                    self.place[v] = self.heap.len() as u32;
-                    self.heap.push(v as u32);
-                }
-            }
-        }
-        for i in (0..self.heap.len() / 2).rev() {
-            self.sift_down(i);
-        }
-    }
-
-    fn heap_insert(&mut self, v: usize) {
-        if self.place[v] == u32::MAX {
-            self.heap.push(v as u32);
-            let last = self.heap.len() - 1;
-            self.place[v] = last as u32;
-            self.sift_up(last);
-        }
-    }
-
-    /// The unassigned variable of highest activity.
-    fn pick(&mut self) -> Option<usize> {
-        while let Some(&top) = self.heap.first() {
-            let last = self.heap.pop().unwrap_or(top);
-            self.place[top as usize] = u32::MAX;
-            if !self.heap.is_empty() {
-                self.heap[0] = last;
-                self.place[last as usize] = 0;
-                self.sift_down(0);
-            }
-            if self.value[2 * top as usize] == 0 {
-                return Some(top as usize);
-            }
-        }
-        None
-    }
-
-    fn backtrack(&mut self, level: u32) {
-        if self.levels.len() as u32 <= level {
-            return;
-        }
-        let start = self.levels[level as usize];
-        for i in (start..self.trail.len()).rev() {
-            let v = (self.trail[i] >> 1) as usize;
-            if self.trail[i] & 1 == 1 && i < self.head {
-                let layout = self.layout;
-                let (cell, d) = self.split(v as u32);
-                self.left[cell] += 1;
-                for k in layout.unit_start[cell] as usize..layout.unit_start[cell + 1] as usize {
-                    self.left[layout.cells + layout.cell_units[k] as usize * layout.digits + d] += 1;
-                }
-            }
-            self.phase[v] = self.trail[i] & 1 == 0;
-            self.value[2 * v] = 0;
-            self.value[2 * v + 1] = 0;
-            self.heap_insert(v);
-        }
-        self.trail.truncate(start);
-        self.levels.truncate(level as usize);
-        self.head = start;
-    }
-
-    /// Searches for a model from level 0, with restarts on the Luby sequence.
-    fn solve(&mut self) -> SatResult {
-        if self.unsat {
-            return SatResult::Unsat;
-        }
-        self.backtrack(0);
-        let mut restart = 0u32;
-        loop {
-            let budget = 64 * luby(restart);
-            restart += 1;
-            let mut conflicts = 0;
-            loop {
-                if let Some(clause) = self.propagate() {
-                    self.conflicts += 1;
-                    conflicts += 1;
-                    if self.levels.is_empty() {
-                        self.unsat = true;
-                        return SatResult::Unsat;
-                    }
-                    let (learnt, back) = self.analyze(clause);
-                    self.backtrack(back);
-                    self.learn(learnt);
-                    self.bump *= 1.0 / 0.95;
-                    continue;
-                }
-                if conflicts >= budget {
-                    self.backtrack(0);
-                    break;
-                }
-                let Some(v) = self.pick() else { return SatResult::Model };
-                self.levels.push(self.trail.len());
-                let l = 2 * v as u32 + u32::from(!self.phase[v]);
-                self.assign(l, DECISION);
-            }
-        }
-    }
-
-    /// Adds a learnt clause after backtracking and asserts its first literal.
-    fn learn(&mut self, learnt: Vec<Lit>) {
-        match learnt.len() {
-            1 => self.assign(learnt[0], DECISION),
-            _ => {
-                let c = self.attach(&learnt);
-                self.assign(learnt[0], c);
-            }
-        }
-    }
-
-    /// A cell's digits still possible, as a mask (bit d: digit d + 1).
-    fn candidates(&self, cell: usize) -> u16 {
-        let n = self.layout.digits;
-        (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 2).fold(0, |m, d| m | 1 << d)
-    }
-
-    /// Forbids the current model's values on `vars` (for counting), back at level 0: one of
-    /// the variables true now must be false.
-    fn block(&mut self, vars: &[usize]) {
-        let lits: Vec<Lit> = vars.iter().filter(|&&v| self.value[2 * v] == 1).map(|&v| 2 * v as u32 + 1).collect();
-        self.backtrack(0);
-        self.add_clause(&lits);
-    }
-}
-
-/// The Luby restart sequence: 1 1 2 1 1 2 4 1 1 2 ...
-fn luby(mut i: u32) -> u64 {
-    let mut size = 1u64;
-    let mut seq = 0u32;
-    while size < u64::from(i) + 1 {
-        seq += 1;
-        size = 2 * size + 1;
-    }
-    while size - 1 != u64::from(i) {
-        size = (size - 1) >> 1;
-        seq -= 1;
-        i %= size as u32;
-    }
-    1 << seq
-}
-
-/// Solves or counts a canvas with the SAT engine, from the digits each cell may still take
-/// (`start`, bit d: digit d + 1; a given is a single digit). Counting enumerates the
-/// assignments of the shared cells; each one's completions are the product of the grids' own
-/// counts.
-fn sat_canvas(layout: &Layout, start: &[u16], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
-    let n = layout.cells;
-    let digits = layout.digits;
-    let mut sat = Sat::new(layout);
-    if !sat.start_from(start) {
-        return 0;
-    }
-    sat.heap_only_open();
-    // A lone grid (a puzzle that outran the depth-first search) has no shared cells to
-    // enumerate: each of its solutions is counted and blocked whole instead.
-    let single = layout.grids.len() <= 1;
-    let shared_vars: Vec<usize> = if single {
-        (0..n * digits).collect()
-    } else {
-        layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
-    };
-    let mut found = 0u64;
-    while found < cap {
-        if let SatResult::Unsat = sat.solve() {
-            break;
-        }
-        let values: Vec<u8> = (0..n).map(|c| sat.candidates(c).trailing_zeros() as u8 + 1).collect();
-        let left = cap - found;
-        if left == 1 || single {
-            found += 1;
-        } else {
-            let mut product: u64 = 1;
-            for grid in &layout.grids {
-                let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
-                let mut grid = Grid::from_candidates(|i| {
-                    let cell = grid[i];
-                    if shared(cell) {
-                        1 << (values[cell as usize] - 1)
-                    } else {
-                        start[cell as usize]
-                    }
-                });
-                // Shared cells are fixed here, so each grid is well constrained: no budget.
-                let mut hunt = Hunt { found: 0, cap: left, first: None, guesses: u64::MAX };
-                search9(&mut grid, &mut hunt);
-                product = product.saturating_mul(hunt.found).min(left);
-            }
-            found += product;
-        }
-        if solution.is_none() {
-            *solution = Some(values);
-        }
-        if found < cap {
-            sat.block(&shared_vars);
-        }
-    }
-    found
-}
-
-// ---------------------------------------------------------------------------------------
-// The 9x9 engine. The state is 27 masks, one per digit and band (three rows), of the 27
-// cells where the digit may still go, placed cells included; it is copied whole on a guess
-// (some 160 bytes with the bookkeeping below). One update loop takes the digit-bands that
-// changed, in batches: a table lookup keeps only the cells that a still-possible placement
-// of the digit in the band uses (a placement is one of six 3x3 permutation matrices of rows
-// to boxes, which covers row and box hidden singles, pointing within the band and claiming); a
-// column the digit is locked into inside a box is cleared in the other two bands; a row
-// left with one place fixes that cell, which is then cleared from the other eight digits.
-// Only when that loop is quiet does one counting pass over the nine digits look for empty
-// cells, naked singles and cells with two candidates, the first choice of a guess; when it
-// finds no single, columns are searched for hidden singles (about a third fewer guesses
-// on 17-clue puzzles). The loop records the digit-bands it visits, so that both of these
-// look only at the bands and digits that changed since they last did.
-// ---------------------------------------------------------------------------------------
-
-const FULL_BAND: u32 = 0x7FF_FFFF;
-
-/// For each cell of a band, the other cells of its row and box within the band.
-const BAND_PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let mut j = 0;
-        while j < 27 {
-            if j != i && (j / 9 == i / 9 || (j % 9) / 3 == (i % 9) / 3) {
-                t[i] |= 1 << j;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// For a row's 9 bits, which of its three 3-cell segments (one per box) are non-empty.
-const SEGMENTS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if x & (7 << (3 * k)) != 0 {
-                t[x] |= 1 << k;
-            }
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// For a band's 9 segment bits (bit 3r + k: row r meets box k), the band's cells that some
-/// placement of one digit still possible uses: a digit takes one row in each box and one box
-/// in each row, so a placement is one of the six 3x3 permutation matrices. 0: none is left.
-const KEEP: [u32; 512] = {
-    let perms: [u32; 6] = [
-        1 | (1 << 4) | (1 << 8),
-        1 | (1 << 5) | (1 << 7),
-        (1 << 1) | (1 << 3) | (1 << 8),
-        (1 << 1) | (1 << 5) | (1 << 6),
-        (1 << 2) | (1 << 3) | (1 << 7),
-        (1 << 2) | (1 << 4) | (1 << 6),
-    ];
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut segments = 0u32;
-        let mut p = 0;
-        while p < 6 {
-            if x as u32 & perms[p] == perms[p] {
-                segments |= perms[p];
-            }
-            p += 1;
-        }
-        let mut s = 0;
-        while s < 9 {
-            if segments & (1 << s) != 0 {
-                t[x] |= 7 << (9 * (s / 3) + 3 * (s % 3));
-            }
-            s += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// For the 9-bit union of a digit's columns within a band, the cells (in any band) of the
-/// columns that are alone in their box: the digit's place in that box, hence in that
-/// column, lies in this band, so the other bands lose the column.
-const LOCKED: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            let box_columns = (x >> (3 * k)) & 7;
-            if box_columns == 1 || box_columns == 2 || box_columns == 4 {
-                let c = (box_columns << (3 * k)) as u32;
-                t[x] |= c | (c << 9) | (c << 18);
-            }
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// For a row's 9 bits, the row itself when it has exactly one bit, else 0.
-const SOLE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        if x != 0 && x & (x - 1) == 0 {
-            t[x] = x as u16;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// The two other bands of each band.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
-
-/// For each digit-band slot `3 * d + b` of `Grid::cand`: the slots of digit `d` in the two
-/// other bands (a table rather than arithmetic keeps the update loop's registers free).
-const OTHER_SLOTS: [[u8; 2]; 32] = {
-    let mut t = [[0u8; 2]; 32];
-    let mut k = 0;
-    while k < 27 {
-        let (d, b) = (k / 3, k % 3);
-        t[k] = [(3 * d + OTHER_BANDS[b][0]) as u8, (3 * d + OTHER_BANDS[b][1]) as u8];
-        k += 1;
-    }
-    t
-};
-
-#[derive(Clone, Copy)]
-struct Grid {
-    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may go. The last five
-    /// slots stay empty: any index below 32 is in bounds with no check.
-    cand: [u32; 32],
-    /// Cells not yet fixed, per band.
-    open: [u32; 3],
-    /// Digit-bands changed since the update loop last looked at them: bit `3 * d + b`.
-    dirty: u32,
-    /// Digit-bands the update loop has looked at since `column_singles` last did: the digits
-    /// without one have nothing new in their columns.
-    unchecked: u32,
-    /// As `unchecked`, for the counting pass.
-    uncounted: u32,
-    /// Per band, the open cells with two candidates when the counting pass last looked.
-    pairs: [u32; 3],
-}
-
-/// Why propagation stopped early: the grid cannot be completed.
-struct Contradiction;
-
-/// What propagation leaves for the search.
-enum Settled {
-    Solved,
-    /// Open cells are left; those with exactly two candidates are in `Grid::pairs`.
-    Open,
-}
-
-impl Grid {
-    fn empty() -> Grid {
-        let mut cand = [FULL_BAND; 32];
-        cand[27..].fill(0);
-        Grid { cand, open: [FULL_BAND; 3], dirty: FULL_BAND, unchecked: FULL_BAND, uncounted: FULL_BAND, pairs: [0; 3] }
-    }
-
-    /// A grid from 81 cells in reading order, `value` giving 1-9 for a given and 0 for a
-    /// blank: each given is a cell with
-    /// one candidate, with the other places of its digit in its row already gone.
-    fn from_cells(cells: &[u8], value: impl Fn(u8) -> u8) -> Grid {
-        // Slot 0 gathers the blanks, so the loop has no branch per cell.
-        let mut by_digit = [[0u32; 3]; 10];
-        for (b, band) in cells.chunks_exact(27).take(3).enumerate() {
-            for (i, &c) in band.iter().enumerate() {
-                by_digit[usize::from(value(c).min(9))][b] |= 1 << i;
-            }
-        }
-        Grid::from_digit_masks(&by_digit)
-    }
-
-    /// A grid from an 81-cell puzzle line (ASCII `1`-`9`, blanks `0` or `.`), as `from_cells`
-    /// builds it. On x86-64 each band takes two 16-byte compares a digit: the scalar loop's
-    /// read-modify-writes of one mask per cell wait on each other, some 6% of a 17-clue
-    /// puzzle's time.
-    fn from_line(cells: &[u8]) -> Grid {
-        #[cfg(target_arch = "x86_64")]
-        if cells.len() >= 81 {
-            // Two 16-byte loads from 27 * 2 reach byte 86: the copy gives them room.
-            let mut padded = [0u8; 96];
-            padded[..81].copy_from_slice(&cells[..81]);
-            let mut by_digit = [[0u32; 3]; 10];
-            for b in 0..3 {
-                // SAFETY: SSE2 is part of every x86-64 target; both unaligned loads lie
-                // within `padded` (27 * b + 32 <= 86).
-                unsafe {
-                    use std::arch::x86_64::*;
-                    let low = _mm_loadu_si128(padded.as_ptr().add(27 * b) as *const __m128i);
-                    let high = _mm_loadu_si128(padded.as_ptr().add(27 * b + 16) as *const __m128i);
-                    let mut given = 0;
-                    for (v, digit) in by_digit.iter_mut().enumerate().skip(1) {
-                        let ch = _mm_set1_epi8((b'0' + v as u8) as i8);
-                        let l = _mm_movemask_epi8(_mm_cmpeq_epi8(low, ch)) as u32;
-                        let h = _mm_movemask_epi8(_mm_cmpeq_epi8(high, ch)) as u32;
-                        digit[b] = (l | h << 16) & FULL_BAND;
-                        given |= digit[b];
-                    }
-                    by_digit[0][b] = FULL_BAND & !given;
-                }
-            }
-            return Grid::from_digit_masks(&by_digit);
-        }
-        Grid::from_cells(cells, cell_value)
-    }
-
-    /// A grid from the cells of each digit per band (`by_digit[0]`: the blanks).
-    fn from_digit_masks(by_digit: &[[u32; 3]; 10]) -> Grid {
-        // Givens are fixed at once: their cells leave the other digits and the open cells,
-        // and their rows and boxes leave their own digit (the update loop clears columns).
-        // Two givens of one digit in a row or box empty that digit-band, which the update
-        // loop reports as a contradiction.
-        let mut grid = Grid::empty();
-        for (b, &blanks) in by_digit[0].iter().enumerate() {
-            grid.open[b] = blanks & FULL_BAND;
-            let given = FULL_BAND & !blanks;
-            for d in 0..9 {
-                let mine = by_digit[d + 1][b];
-                let (mut peers, mut m) = (0, mine);
-                while m != 0 {
-                    peers |= BAND_PEERS[m.trailing_zeros() as usize];
-                    m &= m - 1;
-                }
-                // Within a band a column lies in one box, so `peers` sees every clash there;
-                // a clash across bands loses its cell to the column rule and empties its row.
-                let clash = peers & mine != 0;
-                grid.cand[3 * d + b] = if clash { 0 } else { (FULL_BAND & !given & !peers) | mine };
-            }
-        }
-        grid
-    }
-
-    /// A grid whose 81 cells (reading order) have the candidates `mask(i)` (bit d: digit
-    /// d + 1), every cell open: propagation fixes the cells left with one candidate.
-    fn from_candidates(mask: impl Fn(usize) -> u16) -> Grid {
-        let mut grid = Grid { cand: [0; 32], ..Grid::empty() };
-        for i in 0..81 {
-            let mut m = mask(i);
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                grid.cand[3 * d + i / 27] |= 1 << (i % 27);
-            }
-        }
-        grid
-    }
-
-    /// Takes `cells` out of every digit of band `b`, marking the digits that had one dirty.
-    #[inline(always)]
-    fn clear_cells(&mut self, b: usize, cells: u32) {
-        let mut hit = 0;
-        for d in 0..9 {
-            let c = self.cand[3 * d + b];
-            self.cand[3 * d + b] = c & !cells;
-            hit |= u32::from(c & cells != 0) << (3 * d);
-        }
-        self.dirty |= hit << b;
-    }
-
-    /// Puts digit `d` in bit `i` of band `b` (a guess): the cell's other digits and the
-    /// digit's other places in its row and box go; the update loop does the rest.
-    fn assign(&mut self, d: usize, b: usize, i: u32) {
-        let bit = 1u32 << i;
-        let own = self.cand[3 * d + b];
-        self.clear_cells(b, bit);
-        self.cand[3 * d + b] = (own & !BAND_PEERS[i as usize]) | bit;
-        self.dirty |= 1 << (3 * d + b);
-    }
-
-    /// Takes digit `d` out of bit `i` of band `b` (the other side of a guess).
-    fn eliminate(&mut self, d: usize, b: usize, i: u32) {
-        self.cand[3 * d + b] &= !(1 << i);
-        self.dirty |= 1 << (3 * d + b);
-    }
-
-    /// The update loop: runs until no digit-band is dirty.
-    fn update(&mut self) -> Result<(), Contradiction> {
-        while self.dirty != 0 {
-            // The digit-bands dirty now are one batch, and what they dirty waits for the next
-            // batch, so choosing the next one never waits on this one's table lookups and the
-            // visits overlap. Against always taking the lowest dirty one: serg 0.89x the time,
-            // forum hardest 0.95x, 17-clue 1.01x (10% more visits there, mostly hidden).
-            let mut batch = std::mem::take(&mut self.dirty);
-            self.unchecked |= batch;
-            self.uncounted |= batch;
-            while batch != 0 {
-                let k = batch.trailing_zeros() as usize;
-                batch &= batch - 1;
-                self.dirty &= !(1 << k);
-                self.update_one(k)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// One digit-band of the update loop: `k` is `3 * d + b`.
-    #[inline(always)]
-    fn update_one(&mut self, k: usize) -> Result<(), Contradiction> {
-        // The masks by 31 and 0x1FF cost less than the bounds checks they remove.
-        let k = k & 31;
-        let before = self.cand[k];
-        let pattern = SEGMENTS[(before & 0x1FF) as usize]
-            | SEGMENTS[((before >> 9) & 0x1FF) as usize] << 3
-            | SEGMENTS[((before >> 18) & 0x1FF) as usize] << 6;
-        let s = before & KEEP[(pattern & 0x1FF) as usize];
-        if s == 0 {
-            return Err(Contradiction);
-        }
-        self.cand[k] = s;
-        let locked = LOCKED[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
-        let [o1, o2] = OTHER_SLOTS[k];
-        let (o1, o2) = (usize::from(o1) & 31, usize::from(o2) & 31);
-        let (c1, c2) = (self.cand[o1], self.cand[o2]);
-        self.cand[o1] = c1 & !locked;
-        self.cand[o2] = c2 & !locked;
-        self.dirty |= u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
-        // A row's one place left is its digit's cell; it is new while the cell is open
-        // (a cell fixed to another digit is no longer among this digit's places).
-        let sole = u32::from(SOLE[(s & 0x1FF) as usize])
-            | u32::from(SOLE[((s >> 9) & 0x1FF) as usize]) << 9
-            | u32::from(SOLE[((s >> 18) & 0x1FF) as usize]) << 18;
-        let b = k % 3;
-        let cells = sole & self.open[b];
-        if cells != 0 {
-            self.open[b] &= !cells;
-            self.clear_cells(b, cells);
-            self.cand[k] = s;
-            self.dirty &= !(1 << k);
-        }
-        Ok(())
-    }
-
-    /// Update loop and naked singles until neither finds anything.
-    fn propagate(&mut self) -> Result<Settled, Contradiction> {
-        loop {
-            self.update()?;
-            if self.open == [0; 3] {
-                return Ok(Settled::Solved);
-            }
-            let mut placed = false;
-            // A band the update loop has not looked at since it was last counted is as it was.
-            let uncounted = std::mem::take(&mut self.uncounted);
-            let [one, two, three] = count_bands(&self.cand);
-            for b in 0..3 {
-                if uncounted & (0x124_9249 << b) == 0 {
-                    continue;
-                }
-                let open = self.open[b];
-                let (one, two, three) = (one[b], two[b], three[b]);
-                if open & !one != 0 {
-                    return Err(Contradiction);
-                }
-                self.pairs[b] = open & two & !three;
-                let singles = open & !two;
-                if singles == 0 {
-                    continue;
-                }
-                placed = true;
-                for d in 0..9 {
-                    self.place_cells(d, b, self.cand[3 * d + b] & singles);
-                }
-            }
-            if !placed {
-                placed = self.column_singles()?;
-            }
-            if !placed {
-                return Ok(Settled::Open);
-            }
-        }
-    }
-
-    /// Digit `d` goes in `cells` of band `b` (singles found by counting): its other places in
-    /// their rows and boxes go, and the update loop does the rest. Two cells in one row or box
-    /// take each other out; the next counting pass reports them as empty.
-    fn place_cells(&mut self, d: usize, b: usize, mut cells: u32) {
-        if cells == 0 {
-            return;
-        }
-        let mut peers = 0;
-        while cells != 0 {
-            peers |= BAND_PEERS[cells.trailing_zeros() as usize];
-            cells &= cells - 1;
-        }
-        self.cand[3 * d + b] &= !peers;
-        self.dirty |= 1 << (3 * d + b);
-    }
-
-    /// Hidden singles in columns: a digit with one place left in a column that it has not
-    /// been fixed in. True when it placed any.
-    fn column_singles(&mut self) -> Result<bool, Contradiction> {
-        let mut placed = false;
-        // One bit (3 * d) for each digit with a band the update loop has looked at since.
-        let mut digits = std::mem::take(&mut self.unchecked);
-        digits = (digits | digits >> 1 | digits >> 2) & 0x124_9249;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize / 3;
-            digits &= digits - 1;
-            let (mut once, mut twice, mut done) = (0u32, 0u32, 0u32);
-            for b in 0..3 {
-                let c = self.cand[3 * d + b];
-                let (r0, r1, r2) = (c & 0x1FF, (c >> 9) & 0x1FF, c >> 18);
-                twice |= (once & (r0 | r1 | r2)) | (r0 & r1) | (r0 & r2) | (r1 & r2);
-                once |= r0 | r1 | r2;
-                let f = c & !self.open[b];
-                done |= f | f >> 9 | f >> 18;
-            }
-            if once & 0x1FF != 0x1FF {
-                return Err(Contradiction);
-            }
-            let columns = once & !twice & !done & 0x1FF;
-            if columns == 0 {
-                continue;
-            }
-            placed = true;
-            let cells = columns | columns << 9 | columns << 18;
-            for b in 0..3 {
-                self.place_cells(d, b, self.cand[3 * d + b] & cells);
-            }
-        }
-        Ok(placed)
-    }
-
-    /// The first digit that bit `i` of band `b` still allows.
-    fn first_digit(&self, b: usize, i: u32) -> usize {
-        // All nine looked at with no early exit (whose branch mispredicts); none gives 0.
-        let digits = (0..9).fold(0u32, |m, d| m | (self.cand[3 * d + (b & 3)] >> i & 1) << d);
-        digits.trailing_zeros() as usize % 32
-    }
-
-    /// The guess on a canvas board: the first cell with two candidates of the band with the
-    /// most open cells (else as `pick`). The rule `pick` uses instead is no better on 10,000
-    /// random canvases and worse on the bundled ones (worst 1.1 ms against 0.8 ms).
-    fn pick_in_widest_band(&self) -> (usize, usize, u32) {
-        let pairs = &self.pairs;
-        let widest = (0..3).filter(|&b| pairs[b] != 0).max_by_key(|&b| (self.open[b].count_ones(), 3 - b));
-        match widest {
-            Some(b) => {
-                let i = pairs[b].trailing_zeros();
-                (self.first_digit(b, i), b, i)
-            }
-            None => self.pick(),
-        }
-    }
-
-    /// The guess: (digit, band, bit). A cell with two candidates when there is one (either
-    /// way leaves a single): of the first eight such cells, the one that sees the most open
-    /// cells in its row, box and column, so its guess reaches the most. Paired against the
-    /// first such cell of the band with the most open cells: forum hardest 0.80x the time,
-    /// top1465 0.84x, 17-clue 0.96x, but serg (many solutions) 1.09x; looking at every such
-    /// cell rather than eight gained nothing. Else, of the first open cell of each band, the
-    /// one with the fewest candidates (looking further, for a digit with two places in a unit,
-    /// made forum-hardest-1106 search half again as many nodes).
-    fn pick(&self) -> (usize, usize, u32) {
-        #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has just been seen to have the instruction.
-            return unsafe { self.pick_popcnt() };
-        }
-        self.pick_body()
-    }
-
-    /// `pick` compiled with the popcount instruction, which a judge's plain `-O` leaves out.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn pick_popcnt(&self) -> (usize, usize, u32) {
-        self.pick_body()
-    }
-
-    /// `pick` itself; its cell scores are one popcount each (forum hardest 0.98x the time and
-    /// serg 0.96x with the instruction).
-    #[inline(always)]
-    fn pick_body(&self) -> (usize, usize, u32) {
-        let mut widest = None;
-        let mut most_seen = 0;
-        let mut budget = 8;
-        for (b, &pairs) in self.pairs.iter().enumerate() {
-            let mut m = pairs;
-            while m != 0 && budget > 0 {
-                budget -= 1;
-                let i = m.trailing_zeros();
-                m &= m - 1;
-                let column = 0x40201 << (i % 9);
-                let [o1, o2] = OTHER_BANDS[b];
-                // One count over one word: without a popcount instruction (a judge's plain
-                // `-O`), each count is a dozen instructions.
-                let seen = (u64::from(self.open[b] & BAND_PEERS[i as usize])
-                    | u64::from(self.open[o1] & column) << 27
-                    | u64::from(self.open[o2] & column) << 28)
-                    .count_ones();
-                if widest.is_none() || seen > most_seen {
-                    most_seen = seen;
-                    widest = Some((b, i));
-                }
-            }
-        }
-        if let Some((b, i)) = widest {
-            return (self.first_digit(b, i), b, i);
-        }
-        let mut best = (u32::MAX, 0, 0);
-        for (b, &open) in self.open.iter().enumerate() {
-            if open == 0 {
-                continue;
-            }
-            let i = open.trailing_zeros();
-            let n = (0..9).map(|d| self.cand[3 * d + b] >> i & 1).sum::<u32>();
-            if n < best.0 {
-                best = (n, b, i);
-            }
-        }
-        let (_, b, i) = best;
-        (self.first_digit(b, i), b, i)
-    }
-
-    /// The digits of a solved grid, in reading order, as ASCII.
-    fn write_digits(&self, out: &mut [u8; 81]) {
-        #[cfg(target_arch = "x86_64")]
-        self.write_digits_vector(out);
-        #[cfg(not(target_arch = "x86_64"))]
-        self.write_digits_plain(out);
-    }
-
-    /// `write_digits` cell by cell, for every target but x86-64.
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-    fn write_digits_plain(&self, out: &mut [u8; 81]) {
-        for b in 0..3 {
-            for d in 0..9 {
-                let mut m = self.cand[3 * d + b];
-                while m != 0 {
-                    out[27 * b + m.trailing_zeros() as usize] = b'1' + d as u8;
-                    m &= m - 1;
-                }
-            }
-        }
-    }
-
-    /// `write_digits` with SSE2 (about a quarter of the instructions): per band, the four
-    /// bits of every cell's digit as four 27-bit planes, each spread to one byte a cell.
-    #[cfg(target_arch = "x86_64")]
-    fn write_digits_vector(&self, out: &mut [u8; 81]) {
-        // Each band's two 16-byte stores reach 5 bytes past it; the next band's overwrite
-        // them, and the last band's land in the spare room.
-        let mut padded = [0u8; 96];
-        for b in 0..3 {
-            let mut planes = [0u32; 4];
-            for d in 0..9 {
-                for (j, plane) in planes.iter_mut().enumerate() {
-                    if (d + 1) >> j & 1 != 0 {
-                        *plane |= self.cand[3 * d + b];
-                    }
-                }
-            }
-            // SAFETY: SSE2 is part of every x86-64 target; both unaligned stores lie within
-            // `padded` (27 * b + 32 <= 86).
-            unsafe {
-                use std::arch::x86_64::*;
-                // Byte k tests bit k % 8 of the byte of the plane it was spread from.
-                let bit = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
-                let (mut low, mut high) = (_mm_set1_epi8(b'0' as i8), _mm_set1_epi8(b'0' as i8));
-                for (j, &plane) in planes.iter().enumerate() {
-                    let x = _mm_cvtsi32_si128(plane as i32);
-                    let x = _mm_unpacklo_epi8(x, x);
-                    let x = _mm_unpacklo_epi16(x, x);
-                    // Plane bytes 0 and 1, each eight times; then bytes 2 and 3.
-                    let (l, h) = (_mm_unpacklo_epi32(x, x), _mm_unpackhi_epi32(x, x));
-                    let weight = _mm_set1_epi8(1 << j);
-                    let set = |v| _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(v, bit), bit), weight);
-                    low = _mm_add_epi8(low, set(l));
-                    high = _mm_add_epi8(high, set(h));
-                }
-                _mm_storeu_si128(padded.as_mut_ptr().add(27 * b) as *mut __m128i, low);
-                _mm_storeu_si128(padded.as_mut_ptr().add(27 * b + 16) as *mut __m128i, high);
-            }
-        }
-        out.copy_from_slice(&padded[..81]);
-    }
-}
-
-/// The cells of each band of a 9x9 grid (`cand[3 * d + b]`, slots 27-31 empty) with at least
-/// one, two and three candidates (lane 3 is not a band). SSE2 counts the three bands at once,
-/// each load taking one digit's three masks side by side (forum hardest 0.99x the time).
-#[cfg(target_arch = "x86_64")]
-pub fn count_bands(cand: &[u32; 32]) -> [[u32; 4]; 3] {
-    use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128};
-    // SAFETY: SSE2 is part of every x86-64 target; the load at slot 3 * d (d < 9) ends by
-    // slot 28, within the array.
-    unsafe {
-        let zero = _mm_setzero_si128();
-        let (mut one, mut two, mut three) = (zero, zero, zero);
-        for d in 0..9 {
-            let m = _mm_loadu_si128(cand.as_ptr().add(3 * d).cast::<__m128i>());
-            three = _mm_or_si128(three, _mm_and_si128(two, m));
-            two = _mm_or_si128(two, _mm_and_si128(one, m));
-            one = _mm_or_si128(one, m);
-        }
-        std::mem::transmute::<[__m128i; 3], [[u32; 4]; 3]>([one, two, three])
-    }
-}
-
-/// `count_bands` in plain integers, for every other target; lane 3 counts slots 3 * d + 3, as
-/// the vector loads do.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub fn count_bands_portable(cand: &[u32; 32]) -> [[u32; 4]; 3] {
-    let (mut one, mut two, mut three) = ([0u32; 4], [0u32; 4], [0u32; 4]);
-    for d in 0..9 {
-        for b in 0..4 {
-            let m = cand[3 * d + b];
-            three[b] |= two[b] & m;
-            two[b] |= one[b] & m;
-            one[b] |= m;
-        }
-    }
-    [one, two, three]
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-pub use count_bands_portable as count_bands;
-
 /// What a search collects: solutions counted up to `cap`, and the first one (`N` cells).
-struct Hunt<const N: usize> {
+pub struct Hunt<const N: usize> {
     found: u64,
     cap: u64,
     first: Option<[u8; N]>,
     /// Guesses still allowed; at 0 the search gives up (see `fast9`).
     guesses: u64,
 }
+
+/// Why propagation stopped early: the grid cannot be completed.
+pub struct Contradiction;
 
 /// Guesses a 9x9 search may make before the clause-learning engine takes over. The hardest
 /// known puzzles need a few thousand; some near-empty grids with a hidden dead end (seven
@@ -2564,914 +366,3157 @@ fn guess_budget(cap: u64) -> u64 {
     50_000u64.saturating_add(cap.saturating_mul(64))
 }
 
-/// Depth-first search: the picked digit goes in the picked cell (recursively), or it does
-/// not (this loop), so every solution is met exactly once.
-fn search9(grid: &mut Grid, hunt: &mut Hunt<81>) {
-    loop {
-        match grid.propagate() {
-            Err(Contradiction) => return,
-            Ok(Settled::Solved) => {
-                hunt.found += 1;
-                if hunt.first.is_none() {
-                    let mut digits = [0u8; 81];
-                    grid.write_digits(&mut digits);
-                    hunt.first = Some(digits);
-                }
-                return;
-            }
-            Ok(Settled::Open) => {}
-        }
-        if hunt.guesses == 0 {
-            return;
-        }
-        hunt.guesses -= 1;
-        let (d, b, i) = grid.pick();
-        let mut next = *grid;
-        next.assign(d, b, i);
-        search9(&mut next, hunt);
-        if hunt.found >= hunt.cap {
-            return;
-        }
-        grid.eliminate(d, b, i);
+mod reader {
+    //! Input: lines, styles, cases, errors.
+
+    /// A malformed input, located as precisely as we can.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct InputError {
+        /// 1-based case number; 0 when the problem is before the first case (the count line).
+        pub case: usize,
+        pub line: usize,
+        /// 1-based; one past the line's last byte when the line ends too early.
+        pub column: usize,
+        pub message: String,
     }
-}
 
-/// The starting state of an 81-cell puzzle line as the vector reader (`Grid::from_line`) and
-/// the plain one (`Grid::from_cells`) build it: candidate masks and open cells. They must be
-/// equal; a test compares them on random lines.
-#[allow(dead_code)]
-pub fn line_reader_states(cells: &[u8]) -> [([u32; 32], [u32; 3]); 2] {
-    let (vector, plain) = (Grid::from_line(cells), Grid::from_cells(cells, cell_value));
-    [(vector.cand, vector.open), (plain.cand, plain.open)]
-}
+    impl std::fmt::Display for InputError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            if self.case > 0 {
+                write!(f, "case {}, ", self.case)?;
+            }
+            write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        }
+    }
 
-/// A filled 9x9 grid (81 ASCII digits) written back by the vector writer
-/// (`Grid::write_digits_vector`) and by the plain one. A test compares the two.
-#[allow(dead_code)]
-pub fn solution_writers(filled: &[u8]) -> [[u8; 81]; 2] {
-    let grid = Grid::from_line(filled);
-    let (mut vector, mut plain) = ([0u8; 81], [0u8; 81]);
-    grid.write_digits(&mut vector);
-    grid.write_digits_plain(&mut plain);
-    [vector, plain]
-}
+    /// How a case was drawn, so that its answer is printed the same way.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Shape {
+        /// 9 lines of 9 cells.
+        Rows,
+        /// 9 lines of 9 cells separated by single spaces.
+        Spaced,
+        /// One line of 81 cells.
+        Line,
+        /// 16 lines of 16 cells, letters `A`-`P` (POJ 3076, SPOJ SUDOKU, AcWing 169).
+        Rows16,
+        /// A gattai canvas: `drawn[r][c]` tells whether (r, c) is a cell.
+        Canvas(Canvas),
+    }
 
-/// Solves or counts a 9x9 grid; the first solution comes back in ASCII.
-fn fast9(mut grid: Grid, cap: u64) -> Option<(u64, Option<[u8; 81]>)> {
-    let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
-    search9(&mut grid, &mut hunt);
-    // Out of guesses before the search ended: the caller hands the puzzle to the SAT engine.
-    (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
-}
+    /// The drawing of a gattai puzzle and the 9x9 grids found in it.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Canvas {
+        pub width: usize,
+        pub height: usize,
+        /// Row-major, `width * height`: the cell index of each drawn position, or `NONE`.
+        pub index: Vec<u32>,
+        /// Top-left corners of the 9x9 grids, in reading order.
+        pub grids: Vec<(usize, usize)>,
+    }
 
-// ---------------------------------------------------------------------------------------
-// Canvases on coupled 9x9 boards. Every grid of a canvas is a fast 9x9 board of its own,
-// and a box that two grids share is kept the same in both: after each board settles, the
-// shared box's digit masks are intersected and both boards get what is left, until no box
-// changes. A guess is a cell of one board. The search solves or tells unique (caps up to
-// 2, what the generator asks) within a guess budget; past it, or for larger counts, the SAT
-// engine answers, whose learnt clauses keep sparse canvases from thrashing.
-// ---------------------------------------------------------------------------------------
+    pub const NONE: u32 = u32::MAX;
 
-/// The boxes two grids of a canvas share within one band of each: the first grid's band
-/// `a` (grid, band) and the second's `b`, the first's cells of those boxes (`cells`), and
-/// `shift`, how many bit places a cell's bit moves up from the second band's mask to the
-/// first's (three times the difference of the box columns, the same for every box the two
-/// grids share; negative: down).
-#[derive(Clone, Copy)]
-struct SharedBoxes {
-    a: (usize, usize),
-    b: (usize, usize),
-    cells: u32,
-    shift: i32,
-}
+    /// One case read from the input.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Puzzle {
+        /// 1-based number of the case in the input.
+        pub case: usize,
+        /// 1-based line where the case starts.
+        pub line: usize,
+        pub shape: Shape,
+        /// One value per cell in reading order: 1-9 (1-16 on a 16x16 grid) for a given, 0 for
+        /// a blank.
+        pub givens: Vec<u8>,
+    }
 
-/// The cells of the first box of a band.
-const BOX0: u32 = 7 | 7 << 9 | 7 << 18;
+    const MAX_CANVAS_SIDE: usize = 63;
 
-/// Guesses a canvas search may make before the SAT engine takes over.
-const CANVAS_GUESSES: u64 = 256;
+    impl Puzzle {
+        /// Line and column (1-based) of cell `i` in the input.
+        pub fn position(&self, i: usize) -> (usize, usize) {
+            match &self.shape {
+                Shape::Rows => (self.line + i / 9, i % 9 + 1),
+                Shape::Spaced => (self.line + i / 9, 2 * (i % 9) + 1),
+                Shape::Line => (self.line, i + 1),
+                Shape::Rows16 => (self.line + i / 16, i % 16 + 1),
+                Shape::Canvas(c) => {
+                    let at = c.index.iter().position(|&x| x == i as u32).unwrap_or(0);
+                    (self.line + at / c.width, at % c.width + 1)
+                }
+            }
+        }
 
-/// The boxes that the grids with these top-left corners share, each pair of grids once, one
-/// entry per pair of bands (a flower's 46 shared boxes are 20 entries).
-fn shared_boxes(corners: &[(usize, usize)]) -> Vec<SharedBoxes> {
-    let mut out: Vec<SharedBoxes> = Vec::new();
-    for (ga, &(ta, la)) in corners.iter().enumerate() {
-        for (gb, &(tb, lb)) in corners.iter().enumerate().skip(ga + 1) {
-            for (band, box_column) in (0..9).map(|k| (k / 3, k % 3)) {
-                let (r, c) = (ta + 3 * band, la + 3 * box_column);
-                if (tb..tb + 9).contains(&r) && (lb..lb + 9).contains(&c) {
-                    let b = (gb, (r - tb) / 3);
-                    let shift = 3 * box_column as i32 - (c - lb) as i32;
-                    let cells = BOX0 << (3 * box_column);
-                    match out.iter_mut().find(|s| s.a == (ga, band) && s.b == b) {
-                        Some(boxes) => boxes.cells |= cells,
-                        None => out.push(SharedBoxes { a: (ga, band), b, cells, shift }),
+        /// The units (rows, columns, boxes of every grid) as lists of cell indices, in the order
+        /// row, column, box, row, column, box... (`k % 3` tells the kind).
+        pub fn units(&self) -> Vec<Vec<u16>> {
+            match &self.shape {
+                Shape::Canvas(c) => canvas_units(c),
+                Shape::Rows16 => square16_units(),
+                _ => canvas_units(&Canvas::single()),
+            }
+        }
+
+        /// Digits per unit: 16 on a 16x16 grid, else 9.
+        pub fn side(&self) -> usize {
+            if self.shape == Shape::Rows16 {
+                16
+            } else {
+                9
+            }
+        }
+
+        /// How value `v` (1-9, or 1-16 on a 16x16 grid) is written: a digit or a letter.
+        pub fn symbol(&self, v: u8) -> char {
+            let base = if self.shape == Shape::Rows16 { b'A' - 1 } else { b'0' };
+            char::from(base + v)
+        }
+
+        /// The first pair of equal givens in one unit, described for a person.
+        pub fn first_conflict(&self) -> Option<String> {
+            for (k, unit) in self.units().iter().enumerate() {
+                let mut seen = [usize::MAX; 17];
+                for &cell in unit {
+                    let v = self.givens[cell as usize] as usize;
+                    if v == 0 {
+                        continue;
+                    }
+                    if seen[v] != usize::MAX {
+                        let (l1, c1) = self.position(seen[v]);
+                        let (l2, c2) = self.position(cell as usize);
+                        let kind = ["row", "column", "box"][k % 3];
+                        let v = self.symbol(v as u8);
+                        return Some(format!(
+                            "the givens break a rule, so there is no solution: {v} at line {l1}, \
+                             column {c1} and {v} at line {l2}, column {c2} share a {kind}"
+                        ));
+                    }
+                    seen[v] = cell as usize;
+                }
+            }
+            None
+        }
+    }
+
+    impl Canvas {
+        /// The plain 9x9 grid seen as a canvas.
+        pub fn single() -> Canvas {
+            Canvas { width: 9, height: 9, index: (0..81).collect(), grids: vec![(0, 0)] }
+        }
+    }
+
+    /// Rows, columns and boxes of every grid of a canvas, with shared boxes listed once.
+    /// Units come in the order row, column, box, row, column, box... (`k % 3` tells the kind).
+    fn canvas_units(c: &Canvas) -> Vec<Vec<u16>> {
+        let mut units: Vec<Vec<u16>> = Vec::new();
+        let at = |r: usize, col: usize| c.index[r * c.width + col] as u16;
+        for &(top, left) in &c.grids {
+            for k in 0..9 {
+                let mut row = [0u16; 9];
+                let mut column = [0u16; 9];
+                let mut bx = [0u16; 9];
+                for j in 0..9 {
+                    row[j] = at(top + k, left + j);
+                    column[j] = at(top + j, left + k);
+                    bx[j] = at(top + k / 3 * 3 + j / 3, left + k % 3 * 3 + j % 3);
+                }
+                // Shared boxes stay listed twice so that `k % 3` keeps naming the kind;
+                // `Layout::new` removes the repeats.
+                units.extend([row.to_vec(), column.to_vec(), bx.to_vec()]);
+            }
+        }
+        units
+    }
+
+    /// Rows, columns and 4x4 boxes of a 16x16 grid, in the order row, column, box.
+    fn square16_units() -> Vec<Vec<u16>> {
+        let mut units = Vec::with_capacity(48);
+        for k in 0..16u16 {
+            units.push((0..16).map(|j| 16 * k + j).collect());
+            units.push((0..16).map(|j| 16 * j + k).collect());
+            units.push((0..16).map(|j| 16 * (k / 4 * 4 + j / 4) + k % 4 * 4 + j % 4).collect());
+        }
+        units
+    }
+
+    /// Splits the input into lines, remembering line numbers. Trailing `\r`, spaces and tabs
+    /// are dropped; they never carry meaning.
+    #[derive(Clone, Copy)]
+    struct Lines<'a> {
+        data: &'a [u8],
+        pos: usize,
+        number: usize,
+    }
+
+    impl<'a> Lines<'a> {
+        fn new(data: &'a [u8]) -> Self {
+            let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+            Lines { data, pos: 0, number: 0 }
+        }
+
+        /// The next line and its 1-based number, without consuming it.
+        fn peek(&self) -> Option<(usize, &'a [u8])> {
+            let mut copy = *self;
+            copy.next()
+        }
+
+        fn next(&mut self) -> Option<(usize, &'a [u8])> {
+            if self.pos >= self.data.len() {
+                return None;
+            }
+            let rest = &self.data[self.pos..];
+            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            self.pos += (len + 1).min(rest.len());
+            self.number += 1;
+            let mut line = &rest[..len];
+            while let [head @ .., b'\r' | b' ' | b'\t'] = line {
+                line = head;
+            }
+            Some((self.number, line))
+        }
+
+        /// Skips blank lines and `#` comments.
+        fn skip_blank(&mut self) {
+            while let Some((_, line)) = self.peek() {
+                if line.is_empty() || line[0] == b'#' {
+                    self.next();
+                } else {
+                    break;
+                }
+            }
+        }
+
+        /// The line number the next line would have (for "found end of input" errors).
+        fn next_number(&self) -> usize {
+            self.number + 1
+        }
+    }
+
+    fn is_cell(b: u8) -> bool {
+        b.is_ascii_digit() || b == b'.'
+    }
+
+    pub fn cell_value(b: u8) -> u8 {
+        if b == b'.' {
+            0
+        } else {
+            b - b'0'
+        }
+    }
+
+    /// A cell of a 16x16 grid: a letter `A`-`P`, or `-`, `.` or `0` for a blank.
+    fn is_cell16(b: u8) -> bool {
+        matches!(b, b'A'..=b'P' | b'-' | b'.' | b'0')
+    }
+
+    fn cell16_value(b: u8) -> u8 {
+        if b.is_ascii_uppercase() {
+            b - b'A' + 1
+        } else {
+            0
+        }
+    }
+
+    /// A line meant as a row of a 16x16 grid: 16 printable bytes without a space, with a
+    /// letter or a `-`, or only blanks. (No canvas row ends at width 16, as every 9x9 window is
+    /// aligned to 3.) A line of 16 digits with some 1-9 is rather a 9x9 row gone wrong. Its
+    /// bytes are checked when it is read, for an error that says where.
+    fn is_row16(line: &[u8]) -> bool {
+        line.len() == 16
+            && line.iter().all(|&b| b.is_ascii_graphic())
+            && (line.iter().any(|&b| b.is_ascii_alphabetic() || b == b'-')
+                || line.iter().all(|&b| b == b'0' || b == b'.'))
+    }
+
+    fn is_spaced_row(line: &[u8]) -> bool {
+        line.len() == 17 && line.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { is_cell(b) } else { b == b' ' })
+    }
+
+    fn is_count(line: &[u8]) -> bool {
+        let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+        !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+    }
+
+    /// "1 case", "5 cases".
+    fn cases(t: u64) -> String {
+        format!("{t} case{}", if t == 1 { "" } else { "s" })
+    }
+
+    /// Shows a byte as a person would want to read it in an error message.
+    fn show_byte(b: u8) -> String {
+        match b {
+            b' ' => "a space".to_string(),
+            0x21..=0x7e => format!("'{}'", b as char),
+            _ => format!("byte 0x{b:02X}"),
+        }
+    }
+
+    /// Reads cases one at a time, so that a bad case is only met after the good ones before it
+    /// have been answered.
+    pub struct Reader<'a> {
+        lines: Lines<'a>,
+        /// `Some(n)`: T mode with n cases still to read; `None`: read until end of input.
+        remaining: Option<u64>,
+        /// T and the line it was read from, for messages.
+        total: Option<u64>,
+        count_line: usize,
+        case: usize,
+        started: bool,
+        done: bool,
+        /// The side of the grids read so far (9 or 16) and the line of the first case: one
+        /// input holds one size.
+        side: Option<(usize, usize)>,
+    }
+
+    impl<'a> Reader<'a> {
+        pub fn new(input: &'a [u8]) -> Self {
+            Reader {
+                lines: Lines::new(input),
+                remaining: None,
+                total: None,
+                count_line: 0,
+                case: 0,
+                started: false,
+                done: false,
+                side: None,
+            }
+        }
+
+        /// The next case when it is one more 81-cell puzzle line ending in a newline: its case
+        /// number, line number and cells. `None` leaves the next case to `next_case`, which
+        /// reads it the same way (only more slowly) or reports what is wrong with it.
+        pub fn next_plain_line(&mut self) -> Option<(usize, usize, &'a [u8])> {
+            if !self.started || self.done || self.remaining == Some(0) || matches!(self.side, Some((n, _)) if n != 9) {
+                return None;
+            }
+            let line = self.lines.data.get(self.lines.pos..)?.get(..82)?;
+            // One pass with no early exit, which the compiler turns into a few wide compares.
+            let cells = line[..81].iter().fold(true, |ok, &b| ok & ((b.wrapping_sub(b'0') < 10) | (b == b'.')));
+            if !cells || line[81] != b'\n' {
+                return None;
+            }
+            self.remaining = self.remaining.map(|n| n - 1);
+            self.case += 1;
+            self.lines.pos += 82;
+            self.lines.number += 1;
+            self.side.get_or_insert((9, self.lines.number));
+            Some((self.case, self.lines.number, &line[..81]))
+        }
+
+        /// The next case, an error (after which the reader stops), or `None` at the end.
+        #[allow(clippy::should_implement_trait)]
+        pub fn next_case(&mut self) -> Option<Result<Puzzle, InputError>> {
+            if self.done {
+                return None;
+            }
+            let result = self.read_next();
+            if !matches!(result, Some(Ok(_))) {
+                self.done = true;
+            }
+            result
+        }
+
+        fn error(&self, line: usize, column: usize, message: String) -> InputError {
+            InputError { case: self.case, line, column, message }
+        }
+
+        fn read_next(&mut self) -> Option<Result<Puzzle, InputError>> {
+            if !self.started {
+                self.started = true;
+                if let Err(e) = self.read_header() {
+                    return Some(Err(e));
+                }
+            }
+            match self.remaining {
+                Some(0) => {
+                    // Every case has been answered: anything but blank lines and comments left
+                    // over means T and the file disagree, which the user must hear about.
+                    self.lines.skip_blank();
+                    let (number, line) = self.lines.peek()?;
+                    let t = self.total.unwrap_or(0);
+                    let found = line.first().map_or("a blank".into(), |&b| show_byte(b));
+                    Some(Err(InputError {
+                        case: 0,
+                        line: number,
+                        column: 1,
+                        message: format!(
+                            "expected the end of the input after the {} that line {} announces, found {found}",
+                            cases(t),
+                            self.count_line
+                        ),
+                    }))
+                }
+                Some(n) => {
+                    self.remaining = Some(n - 1);
+                    self.case += 1;
+                    Some(self.read_case())
+                }
+                None => {
+                    self.lines.skip_blank();
+                    match self.lines.peek() {
+                        None => None,
+                        Some((_, b"end")) => None,
+                        Some(_) => {
+                            self.case += 1;
+                            Some(self.read_case())
+                        }
                     }
                 }
             }
         }
-    }
-    out
-}
 
-/// `mask` moved `shift` bits toward the high end (toward the low end when negative).
-fn shifted(mask: u32, shift: i32) -> u32 {
-    if shift >= 0 {
-        mask << shift
-    } else {
-        mask >> -shift
-    }
-}
-
-/// Intersects the candidates of every shared box on both boards, for the digits whose
-/// masks changed there (`changes[g]`: bit `3 * d + b` when digit `d + 1` changed in band `b`
-/// of board `g`); true when any board lost one.
-fn exchange(boards: &mut [Grid], shared: &[SharedBoxes], changes: &[u32]) -> bool {
-    let mut any = false;
-    for link in shared {
-        let ((ga, ba), (gb, bb)) = (link.a, link.b);
-        let mut digits = (changes[ga] >> ba | changes[gb] >> bb) & EVERY_THIRD;
-        if digits == 0 {
-            continue;
-        }
-        let (mut lost_a, mut lost_b) = (0u32, 0u32);
-        while digits != 0 {
-            let at = digits.trailing_zeros();
-            digits &= digits - 1;
-            let (ia, ib) = (at as usize + ba, at as usize + bb);
-            // Both sides in the first band's places: bits a shift carries past a row's end
-            // land outside the shared boxes, and the mask drops them.
-            let x = boards[ga].cand[ia] & link.cells;
-            let y = shifted(boards[gb].cand[ib], link.shift) & link.cells;
-            let both = x & y;
-            boards[ga].cand[ia] &= !(x ^ both);
-            boards[gb].cand[ib] &= !shifted(y ^ both, -link.shift);
-            lost_a |= u32::from(both != x) << at;
-            lost_b |= u32::from(both != y) << at;
-        }
-        boards[ga].dirty |= lost_a << ba;
-        boards[gb].dirty |= lost_b << bb;
-        any |= lost_a | lost_b != 0;
-    }
-    any
-}
-
-/// Bit `3 * d` for each digit: the first band's bits of a digit-band mask.
-const EVERY_THIRD: u32 = 0x124_9249;
-
-/// Settles every board and the boxes they share. `None`: solved; else the board to guess in:
-/// of the boards with a cell with two candidates (else of all boards still open), the one with
-/// the most open cells, whose guess reaches furthest (on the bundled canvases, under half the
-/// guesses of taking the first such board). A board nothing has touched since it last settled
-/// is as it was, and is not settled again; shared boxes are compared only for the digits that
-/// changed on either side (the comparisons had been a quarter of the time of the slowest
-/// canvases). `changes` is scratch space, one word per board.
-fn settle_boards(
-    boards: &mut [Grid],
-    shared: &[SharedBoxes],
-    changes: &mut [u32],
-) -> Result<Option<usize>, Contradiction> {
-    loop {
-        for (board, changed) in boards.iter_mut().zip(changes.iter_mut()) {
-            // What was changed outside propagation is still marked dirty.
-            *changed = board.dirty;
-            if board.dirty | board.uncounted | board.unchecked != 0 {
-                let before = board.cand;
-                board.propagate()?;
-                *changed |= (0..27).fold(0, |m, k| m | u32::from(before[k] != board.cand[k]) << k);
-            }
-        }
-        if !exchange(boards, shared, changes) {
-            break;
-        }
-    }
-    let mut guess = None;
-    let mut best = (false, 0);
-    for (g, board) in boards.iter().enumerate() {
-        if board.open != [0; 3] {
-            let rank = (board.pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
-            if guess.is_none() || rank > best {
-                guess = Some(g);
-                best = rank;
-            }
-        }
-    }
-    Ok(guess)
-}
-
-/// What a canvas search collects: as `Hunt`, with the first solution as solved boards.
-struct BoardHunt {
-    found: u64,
-    cap: u64,
-    first: Option<Vec<Grid>>,
-    guesses: u64,
-    /// Scratch for `settle_boards`.
-    changes: Vec<u32>,
-}
-
-fn search_boards(boards: &mut [Grid], shared: &[SharedBoxes], hunt: &mut BoardHunt) {
-    loop {
-        let g = match settle_boards(boards, shared, &mut hunt.changes) {
-            Err(Contradiction) => return,
-            Ok(None) => {
-                hunt.found += 1;
-                if hunt.first.is_none() {
-                    hunt.first = Some(boards.to_vec());
+        /// Decides between T mode and reading until the end, from the first non-blank line.
+        fn read_header(&mut self) -> Result<(), InputError> {
+            self.lines.skip_blank();
+            let (number, line) = match self.lines.peek() {
+                Some(found) => found,
+                None => {
+                    let what = if self.lines.number == 0 { "is empty" } else { "has only blank lines" };
+                    return Err(self.error(
+                        self.lines.next_number(),
+                        1,
+                        format!("the input {what}: expected the number of cases, a grid or 81-cell puzzle lines"),
+                    ));
                 }
+            };
+            let looks_like_cells = (line.len() == 9 && line.iter().all(|&b| is_cell(b))) || is_row16(line);
+            if looks_like_cells || line.len() == 81 || is_spaced_row(line) || line.contains(&b' ') {
+                return Ok(());
+            }
+            let mut after = self.lines;
+            after.next();
+            after.skip_blank();
+            let next_len = after.peek().map_or(0, |(_, l)| l.len());
+            if line.len() >= 12 && line.iter().all(|&b| is_cell(b)) && next_len == line.len() {
+                return Ok(()); // a canvas whose first row is full, like a butterfly's
+            }
+            self.lines.next();
+            // A line of cells that is not a plain count (a leading zero, a '.', more digits than
+            // any T) is a grid row or puzzle line of the wrong length: reading it as T would
+            // drop every puzzle after it without a word.
+            let digits = line.strip_prefix(b"-").or_else(|| line.strip_prefix(b"+")).unwrap_or(line);
+            let plain_count = is_count(line) && digits.len() <= 11 && (digits.len() == 1 || digits[0] != b'0');
+            if line.iter().all(|&b| is_cell(b)) && !plain_count {
+                if line.len() < 9 {
+                    let n = line.len();
+                    return Err(self.error(
+                        number,
+                        n + 1,
+                        format!(
+                            "expected the number of cases (without leading zeros) or a grid row of 9 cells, \
+                             found the end of the line after {n} cells"
+                        ),
+                    ));
+                }
+                if line.len() < 45 {
+                    return Err(self.error(
+                        number,
+                        10,
+                        format!(
+                            "expected the number of cases (at most 11 digits, no leading zeros) or a grid row \
+                             of 9 cells, found a line of {} cells",
+                            line.len()
+                        ),
+                    ));
+                }
+                self.check_row(number, line, 81, "puzzle line")?;
+            }
+            if is_count(line) && !plain_count {
+                let text = String::from_utf8_lossy(line);
+                return Err(self.error(
+                    number,
+                    2,
+                    format!("expected the number of cases (at most 11 digits, no leading zeros), found {text}"),
+                ));
+            }
+            if !is_count(line) {
+                let (column, found) = line
+                    .iter()
+                    .enumerate()
+                    .find(|(_, &b)| !b.is_ascii_digit())
+                    .map(|(i, &b)| (i + 1, show_byte(b)))
+                    .unwrap_or((1, "nothing".into()));
+                return Err(self.error(
+                    number,
+                    column,
+                    format!(
+                        "expected the number of cases (a whole number), a grid row of 9 cells \
+                         or an 81-cell puzzle line, found {found}"
+                    ),
+                ));
+            }
+            if line[0] == b'-' && line[1..].iter().any(|&b| b != b'0') {
+                let text = String::from_utf8_lossy(line);
+                return Err(self.error(number, 1, format!("expected the number of cases (0 or more), found {text}")));
+            }
+            let mut t: u64 = 0;
+            for &d in digits {
+                t = match t.checked_mul(10).and_then(|t| t.checked_add(u64::from(d - b'0'))) {
+                    Some(t) => t,
+                    None => {
+                        let message = "expected the number of cases, found a number too large to be one";
+                        return Err(self.error(number, 1, message.into()));
+                    }
+                };
+            }
+            self.remaining = Some(t);
+            self.total = Some(t);
+            self.count_line = number;
+            Ok(())
+        }
+
+        /// Reads one case starting at the next non-blank line.
+        fn read_case(&mut self) -> Result<Puzzle, InputError> {
+            self.lines.skip_blank();
+            let (start, first) = match self.lines.peek() {
+                Some(found) if found.1 != b"end" => found,
+                _ => {
+                    let said = match self.total {
+                        Some(t) => format!(" (line {} announces {})", self.count_line, cases(t)),
+                        None => String::new(),
+                    };
+                    let found = if self.lines.peek().is_some() { "'end'" } else { "end of input" };
+                    return Err(self.error(
+                        self.lines.next_number(),
+                        1,
+                        format!("expected case {}, found {found}{said}", self.case),
+                    ));
+                }
+            };
+            let side = if is_row16(first) { 16 } else { 9 };
+            match self.side {
+                Some((n, line)) if n != side => {
+                    return Err(self.error(
+                        start,
+                        1,
+                        format!(
+                            "expected a {n}x{n} case like the one at line {line}, found a {}: \
+                             one input holds puzzles of one size",
+                            if side == 16 { "row of a 16x16 grid" } else { "9x9 case" }
+                        ),
+                    ))
+                }
+                Some(_) => {}
+                None => self.side = Some((side, start)),
+            }
+            let spaced_tokens = first.split(|&b| b == b' ').filter(|t| !t.is_empty()).count();
+            let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
+            if side == 16 {
+                self.read_rows16(start)
+            } else if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
+                self.read_rows(start, Shape::Spaced)
+            } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
+                self.read_line(start)
+            } else if self.starts_canvas() {
+                self.read_canvas(start)
+            } else if first.len() > 20 && !first.contains(&b' ') {
+                self.read_line(start) // a puzzle line with a typo: read it as such for a precise error
+            } else {
+                self.read_rows(start, Shape::Rows)
+            }
+        }
+
+        /// 16 lines of 16 cells (POJ 3076, SPOJ SUDOKU).
+        fn read_rows16(&mut self, start: usize) -> Result<Puzzle, InputError> {
+            let mut givens = Vec::with_capacity(256);
+            for row in 0..16 {
+                let (number, line) = match self.lines.next() {
+                    Some((n, l)) if !l.is_empty() && l != b"end" => (n, l),
+                    other => {
+                        let number = other.map_or(self.lines.next_number(), |(n, _)| n);
+                        let found = match other {
+                            Some((_, b"end")) => "'end'",
+                            Some(_) => "a blank line",
+                            None => "end of input",
+                        };
+                        return Err(self.error(
+                            number,
+                            1,
+                            format!("expected row {} of the 16x16 grid, found {found}", row + 1),
+                        ));
+                    }
+                };
+                if let Some(i) = line.iter().take(16).position(|&b| !is_cell16(b)) {
+                    return Err(self.error(
+                        number,
+                        i + 1,
+                        format!("expected a letter A-P, or '-', '.' or '0' for a blank, found {}", show_byte(line[i])),
+                    ));
+                }
+                if line.len() != 16 {
+                    let (column, found) = match line.get(16) {
+                        Some(&b) => (17, show_byte(b)),
+                        None => (line.len() + 1, format!("the end of the line after {} cells", line.len())),
+                    };
+                    return Err(self.error(
+                        number,
+                        column,
+                        format!("expected a row of the 16x16 grid, exactly 16 cells, found {found}"),
+                    ));
+                }
+                givens.extend(line.iter().map(|&b| cell16_value(b)));
+            }
+            Ok(Puzzle { case: self.case, line: start, shape: Shape::Rows16, givens })
+        }
+
+        /// A canvas has a line with a space, or a row of 12 or more cells in a width that is a
+        /// multiple of 3, among its first 9 lines.
+        fn starts_canvas(&self) -> bool {
+            let mut lines = self.lines;
+            for _ in 0..9 {
+                match lines.next() {
+                    Some((_, line)) if !line.is_empty() => {
+                        if line.contains(&b' ') || (line.len() >= 12 && line.len() % 3 == 0) {
+                            return true;
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+            false
+        }
+
+        /// Checks that `line` is exactly `width` cells, naming the first column that is not.
+        fn check_row(&self, number: usize, line: &[u8], width: usize, what: &str) -> Result<(), InputError> {
+            if let Some(i) = line.iter().take(width).position(|&b| !is_cell(b)) {
+                let found = show_byte(line[i]);
+                return Err(self.error(number, i + 1, format!("expected a digit 1-9, '0' or '.', found {found}")));
+            }
+            if line.len() < width {
+                let n = line.len();
+                return Err(self.error(
+                    number,
+                    n + 1,
+                    format!("expected {width} cells on a {what}, found the end of the line after {n}"),
+                ));
+            }
+            if line.len() > width {
+                let found = show_byte(line[width]);
+                return Err(self.error(
+                    number,
+                    width + 1,
+                    format!("expected the end of the {what} after {width} cells, found {found}"),
+                ));
+            }
+            Ok(())
+        }
+
+        fn read_line(&mut self, start: usize) -> Result<Puzzle, InputError> {
+            let (_, line) = self.lines.next().unwrap_or((start, b""));
+            self.check_row(start, line, 81, "puzzle line")?;
+            let givens = line.iter().map(|&b| cell_value(b)).collect();
+            Ok(Puzzle { case: self.case, line: start, shape: Shape::Line, givens })
+        }
+
+        fn read_rows(&mut self, start: usize, shape: Shape) -> Result<Puzzle, InputError> {
+            let mut givens = Vec::with_capacity(81);
+            for row in 0..9 {
+                let (number, line) = match self.lines.next() {
+                    Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
+                    other => {
+                        let number = other.map_or(self.lines.next_number(), |(n, _)| n);
+                        let found = if other.is_some() { "a blank line" } else { "end of input" };
+                        return Err(self.error(
+                            number,
+                            1,
+                            format!("expected row {} of the grid, found {found}", row + 1),
+                        ));
+                    }
+                };
+                if shape == Shape::Spaced {
+                    for (i, &b) in line.iter().enumerate() {
+                        let ok = if i % 2 == 0 { is_cell(b) } else { b == b' ' };
+                        if !ok || i >= 17 {
+                            let what = if i >= 17 {
+                                "the end of the row"
+                            } else if i % 2 == 0 {
+                                "a digit 1-9, '0' or '.'"
+                            } else {
+                                "a single space"
+                            };
+                            return Err(self.error(number, i + 1, format!("expected {what}, found {}", show_byte(b))));
+                        }
+                        if i % 2 == 0 {
+                            givens.push(cell_value(b));
+                        }
+                    }
+                    if line.len() != 17 {
+                        let what = if line.len() % 2 == 0 { "a digit 1-9, '0' or '.'" } else { "a single space" };
+                        return Err(self.error(
+                            number,
+                            line.len() + 1,
+                            format!(
+                                "expected {what} (a row is 9 cells separated by single spaces), found the end of the line"
+                            ),
+                        ));
+                    }
+                } else {
+                    self.check_row(number, line, 9, "grid row")?;
+                    givens.extend(line.iter().map(|&b| cell_value(b)));
+                }
+            }
+            Ok(Puzzle { case: self.case, line: start, shape, givens })
+        }
+
+        fn read_canvas(&mut self, start: usize) -> Result<Puzzle, InputError> {
+            let mut rows: Vec<&[u8]> = Vec::new();
+            while let Some((number, line)) = self.lines.peek() {
+                if line.is_empty() || line == b"end" || line[0] == b'#' {
+                    break;
+                }
+                if rows.len() == 21 && rows[0].len() == 21 {
+                    break; // a Samurai is 21 lines: what follows is the next case
+                }
+                if let Some(i) = line.iter().position(|&b| !is_cell(b) && b != b' ') {
+                    let found = show_byte(line[i]);
+                    return Err(self.error(
+                        number,
+                        i + 1,
+                        format!("expected a digit 1-9, '0', '.' or a space, found {found}"),
+                    ));
+                }
+                if line.len() > MAX_CANVAS_SIDE || rows.len() == MAX_CANVAS_SIDE {
+                    let (column, found) = if line.len() > MAX_CANVAS_SIDE {
+                        (MAX_CANVAS_SIDE + 1, format!("a line {} wide", line.len()))
+                    } else {
+                        (1, format!("a line {}", MAX_CANVAS_SIDE + 1))
+                    };
+                    return Err(self.error(
+                        number,
+                        column,
+                        format!("expected a blank line or the end of the canvas (at most {MAX_CANVAS_SIDE} cells wide and tall), found {found}"),
+                    ));
+                }
+                rows.push(line);
+                self.lines.next();
+            }
+            let height = rows.len();
+            let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+            let drawn = |r: usize, c: usize| matches!(rows[r].get(c), Some(&b) if b != b' ');
+            let mut grids = Vec::new();
+            let mut covered = vec![false; width * height];
+            let mut top = 0;
+            while top + 9 <= height {
+                let mut left = 0;
+                while left + 9 <= width {
+                    if (0..81).all(|k| drawn(top + k / 9, left + k % 9)) {
+                        grids.push((top, left));
+                        for k in 0..81 {
+                            covered[(top + k / 9) * width + left + k % 9] = true;
+                        }
+                    }
+                    left += 3;
+                }
+                top += 3;
+            }
+            if grids.is_empty() {
+                let column = rows[0].iter().position(|&b| b != b' ').unwrap_or(0) + 1;
+                return Err(self.error(start, column, format!(
+                    "expected a canvas of 9x9 grids, but this drawing ({width} wide, {height} tall) holds no complete 9x9 grid whose top-left corner is at a row and column that are multiples of 3"
+                )));
+            }
+            let mut index = vec![NONE; width * height];
+            let mut givens = Vec::new();
+            for r in 0..height {
+                for c in 0..width {
+                    if drawn(r, c) {
+                        if !covered[r * width + c] {
+                            return Err(self.error(
+                                start + r,
+                                c + 1,
+                                format!(
+                                    "expected a space: {} is outside every 9x9 grid of the canvas",
+                                    show_byte(rows[r][c])
+                                ),
+                            ));
+                        }
+                        index[r * width + c] = givens.len() as u32;
+                        givens.push(cell_value(rows[r][c]));
+                    }
+                }
+            }
+            let canvas = Canvas { width, height, index, grids };
+            Ok(Puzzle { case: self.case, line: start, shape: Shape::Canvas(canvas), givens })
+        }
+    }
+}
+
+mod writer {
+    //! Output: each answer in the shape its case was given.
+
+    use super::*;
+
+    impl Puzzle {
+        /// Writes `values` (one per cell) in the shape of the input.
+        pub fn write_answer<W: Write>(&self, values: &[u8], out: &mut W) -> io::Result<()> {
+            if let Shape::Canvas(c) = &self.shape {
+                let mut buf = Vec::with_capacity(c.index.len() + c.height);
+                for row in c.index.chunks(c.width) {
+                    let end = row.iter().rposition(|&x| x != NONE).map_or(0, |p| p + 1);
+                    for &x in &row[..end] {
+                        buf.push(if x == NONE { b' ' } else { b'0' + values[x as usize] });
+                    }
+                    buf.push(b'\n');
+                }
+                return out.write_all(&buf);
+            }
+            if self.shape == Shape::Rows16 {
+                let mut buf = [b'\n'; 16 * 17];
+                for (i, &v) in values.iter().enumerate().take(256) {
+                    // A blank (only ever drawn by the generator) is written as POJ 3076 has it.
+                    buf[i / 16 * 17 + i % 16] = if v == 0 { b'-' } else { b'A' - 1 + v };
+                }
+                return out.write_all(&buf);
+            }
+            // Plain grids: at most 81 digits and 81 separators, on the stack.
+            let mut buf = [0u8; 162];
+            let mut n = 0;
+            for (i, &v) in values.iter().enumerate() {
+                buf[n] = b'0' + v;
+                n += 1;
+                let end_of_row = i % 9 == 8;
+                let separator = match self.shape {
+                    Shape::Rows if end_of_row => Some(b'\n'),
+                    Shape::Spaced => Some(if end_of_row { b'\n' } else { b' ' }),
+                    _ => None,
+                };
+                if let Some(sep) = separator {
+                    buf[n] = sep;
+                    n += 1;
+                }
+            }
+            if self.shape == Shape::Line {
+                buf[n] = b'\n';
+                n += 1;
+            }
+            out.write_all(&buf[..n])
+        }
+    }
+}
+
+#[cfg(not(without = "sat"))]
+mod sat {
+
+    use super::*;
+
+    // ---
+    // The canvas engine: a small CDCL SAT solver. A canvas is a set of "exactly one" rules:
+    // one digit per cell, each digit once per unit. Depth-first search with propagation can
+    // thrash for minutes on a sparse canvas (a wrong choice in one grid is refuted again and
+    // again under choices made elsewhere); clause learning records why each refutation holds,
+    // so it is never repeated. Variables are (cell, digit). No rule of the puzzle is stored as
+    // a clause: a digit set in a cell is taken out of the cell's other digits and of its peers
+    // straight from the layout, and each "at least one" rule (a cell has a digit; a unit has
+    // each digit somewhere) is a counter of its literals not yet false, which implies the last
+    // one left. Only learnt clauses are watched. (The rules as watched clauses cost a Samurai
+    // more to set up and visit than its whole search.)
+    //
+    // Layouts: the cells, units and grids of any puzzle (plain grids, Samurai, every gattai),
+    // and the solver that sends a plain grid to the fast 9x9 engine and a canvas to the SAT
+    // engine. Candidates are 9-bit masks; the popcount and log2 tables of the classic judge
+    // solution are kept here for the benchmark's baseline, which must not copy them.
+    // ---
+
+    /// `ONES[m]` = number of set bits of a 9-bit mask.
+    pub const ONES: [u8; 512] = {
+        let mut t = [0u8; 512];
+        let mut i = 0;
+        while i < 512 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+
+    /// `LOG2[m]` = index of the set bit of a one-bit 9-bit mask (lowest bit when several).
+    pub const LOG2: [u8; 512] = {
+        let mut t = [0u8; 512];
+        let mut i = 1;
+        while i < 512 {
+            t[i] = (i as u32).trailing_zeros() as u8;
+            i += 1;
+        }
+        t
+    };
+
+    /// Cells, units and peers of one layout.
+    pub struct Layout {
+        cells: usize,
+        /// Digits per unit: 9, or 16 for a 16x16 grid.
+        pub digits: usize,
+        peer_start: Vec<u32>,
+        peers: Vec<u16>,
+        /// The units' cells end to end, `digits` cells each (each unit once).
+        unit_cells: Vec<u16>,
+        /// The units each cell is in: `cell_units[unit_start[c]..unit_start[c + 1]]`.
+        unit_start: Vec<u32>,
+        cell_units: Vec<u32>,
+        /// The 81 cells of each 9x9 grid, row by row, for checking a grid on the fast board
+        /// (none for a 16x16 grid).
+        grids: Vec<[u16; 81]>,
+        /// Cells in two grids or more, in increasing order: a count enumerates their values.
+        shared: Vec<u16>,
+    }
+
+    impl Layout {
+        pub fn new(cells: usize, mut units: Vec<Vec<u16>>) -> Layout {
+            let digits = units.first().map_or(9, |u| u.len());
+            // Units of 9x9 grids come row, column, box per grid row: every 27 units are one
+            // grid, whose rows (every third unit) list its 81 cells in reading order.
+            let grids: Vec<[u16; 81]> = if digits != 9 {
+                Vec::new()
+            } else {
+                units
+                    .chunks(27)
+                    .map(|g| {
+                        let mut cells = [0u16; 81];
+                        for (k, row) in g.iter().step_by(3).enumerate() {
+                            cells[9 * k..9 * k + 9].copy_from_slice(row);
+                        }
+                        cells
+                    })
+                    .collect()
+            };
+            units.sort_unstable();
+            units.dedup();
+            // Each cell's units, end to end (counted first, then filled).
+            let mut unit_start = vec![0u32; cells + 1];
+            for &a in units.iter().flatten() {
+                unit_start[a as usize + 1] += 1;
+            }
+            for c in 0..cells {
+                unit_start[c + 1] += unit_start[c];
+            }
+            let mut cell_units = vec![0u32; unit_start[cells] as usize];
+            let mut next: Vec<u32> = unit_start[..cells].to_vec();
+            for (u, unit) in units.iter().enumerate() {
+                for &a in unit {
+                    cell_units[next[a as usize] as usize] = u as u32;
+                    next[a as usize] += 1;
+                }
+            }
+            // Each cell's peers in increasing order, each once: marked as met, rather than
+            // sorting and deduplicating every unit's cells (a Samurai's layout took 130 µs).
+            let mut peer_start = vec![0u32];
+            let mut peers: Vec<u16> = Vec::new();
+            let mut met = vec![u32::MAX; cells];
+            let unit_cells = units.concat();
+            for a in 0..cells {
+                let from = peers.len();
+                for &u in &cell_units[unit_start[a] as usize..unit_start[a + 1] as usize] {
+                    for &b in &unit_cells[u as usize * digits..u as usize * digits + digits] {
+                        if b as usize != a && met[b as usize] != a as u32 {
+                            met[b as usize] = a as u32;
+                            peers.push(b);
+                        }
+                    }
+                }
+                peers[from..].sort_unstable();
+                peer_start.push(peers.len() as u32);
+            }
+            let mut in_grids = vec![0u8; cells];
+            for grid in &grids {
+                for &cell in grid {
+                    in_grids[cell as usize] += 1;
+                }
+            }
+            let shared = (0..cells as u16).filter(|&c| in_grids[c as usize] > 1).collect();
+            Layout { cells, digits, peer_start, peers, unit_cells, unit_start, cell_units, grids, shared }
+        }
+    }
+
+    /// A literal: `2 * var` is "var is true", `2 * var + 1` "var is false".
+    type Lit = u32;
+
+    /// A reason tag: the literal was implied by the binary clause (it, other false literal).
+    const BINARY: u32 = 1 << 31;
+    /// A reason tag: the literal was the last one left of a rule (see `Sat::left`).
+    const RULE: u32 = 1 << 30;
+    const DECISION: u32 = u32::MAX;
+    /// The end of a watch list.
+    const NO_WATCH: u32 = u32::MAX;
+
+    /// Why the search stopped: a model was found, or the rules cannot all hold.
+    enum SatResult {
+        Model,
+        Unsat,
+    }
+
+    struct Sat<'a> {
+        layout: &'a Layout,
+        /// Per literal: 0 unassigned, 1 true, 2 false (so a variable's value is that of its
+        /// positive literal, and reading a literal is one load).
+        value: Vec<u8>,
+        level: Vec<u32>,
+        reason: Vec<u32>,
+        trail: Vec<Lit>,
+        /// Where each decision level starts in the trail.
+        levels: Vec<usize>,
+        head: usize,
+        /// Long clauses, each stored as its length then its literals; a clause is its offset.
+        arena: Vec<u32>,
+        /// The clauses watching literal `l`, visited when `l` becomes false: a list through
+        /// `watch_next` from `first_watch[l]` (`NO_WATCH` ends it). Flat lists, because a
+        /// Samurai's 6,642 literals as 6,642 vectors cost more to set up than most searches.
+        first_watch: Vec<u32>,
+        /// Per watch: the clause, and the next watch of the same literal.
+        watch_clause: Vec<u32>,
+        watch_next: Vec<u32>,
+        /// Per "at least one" rule, its literals not yet seen false by `propagate`: rule `c` is
+        /// cell `c` (one of its digits), rule `cells + u * digits + d` is unit `u` and digit `d`.
+        left: Vec<u8>,
+        activity: Vec<f64>,
+        bump: f64,
+        /// A max-heap of variables by activity, and each variable's place in it.
+        heap: Vec<u32>,
+        place: Vec<u32>,
+        /// The value each variable last had: tried first when it is decided again.
+        phase: Vec<bool>,
+        seen: Vec<bool>,
+        conflicts: u64,
+        unsat: bool,
+    }
+
+    fn neg(l: Lit) -> Lit {
+        l ^ 1
+    }
+
+    impl<'a> Sat<'a> {
+        fn new(layout: &'a Layout) -> Sat<'a> {
+            let vars = layout.cells * layout.digits;
+            Sat {
+                layout,
+                value: vec![0; 2 * vars],
+                level: vec![0; vars],
+                reason: vec![DECISION; vars],
+                trail: Vec::new(),
+                levels: Vec::new(),
+                head: 0,
+                arena: Vec::new(),
+                first_watch: vec![NO_WATCH; 2 * vars],
+                watch_clause: Vec::new(),
+                watch_next: Vec::new(),
+                // Counted by `start_from`.
+                left: vec![0; layout.cells + layout.unit_cells.len()],
+                activity: vec![0.0; vars],
+                bump: 1.0,
+                // Filled by `heap_only_open` once the start is set.
+                heap: Vec::with_capacity(vars),
+                place: vec![u32::MAX; vars],
+                phase: vec![true; vars],
+                seen: vec![false; vars],
+                conflicts: 0,
+                unsat: false,
+            }
+        }
+
+        /// 1 true, 2 false, 0 unassigned.
+        fn lit_value(&self, l: Lit) -> u8 {
+            self.value[l as usize]
+        }
+
+        pub fn assign(&mut self, l: Lit, reason: u32) {
+            let v = (l >> 1) as usize;
+            self.value[l as usize] = 1;
+            self.value[neg(l) as usize] = 2;
+            self.level[v] = self.levels.len() as u32;
+            self.reason[v] = reason;
+            self.trail.push(l);
+        }
+
+        /// Adds a clause before the search starts (at level 0).
+        fn add_clause(&mut self, lits: &[Lit]) {
+            if self.unsat {
                 return;
             }
-            Ok(Some(guess)) => guess,
-        };
-        if hunt.guesses == 0 {
-            return;
+            let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
+            for &l in lits {
+                match self.lit_value(l) {
+                    1 => return, // already satisfied
+                    2 => {}      // false for ever: drop it
+                    _ => kept.push(l),
+                }
+            }
+            match kept.len() {
+                0 => self.unsat = true,
+                1 => {
+                    self.assign(kept[0], DECISION);
+                    if self.propagate().is_some() {
+                        self.unsat = true;
+                    }
+                }
+                _ => {
+                    self.attach(&kept);
+                }
+            }
         }
-        hunt.guesses -= 1;
-        let (d, b, i) = boards[g].pick_in_widest_band();
-        let mut next = boards.to_vec();
-        next[g].assign(d, b, i);
-        search_boards(&mut next, shared, hunt);
-        // Out of guesses, the subtree may not be exhausted: its guess is not refuted.
-        if hunt.found >= hunt.cap || hunt.guesses == 0 {
-            return;
-        }
-        boards[g].eliminate(d, b, i);
-    }
-}
 
-/// Solves or counts (up to `cap`) a canvas on coupled boards. `Err`: the search ran out of
-/// guesses, or the count goes past 2; the SAT engine must answer, from the digits each cell
-/// may still take once the boards have settled (bit d: digit d + 1).
-fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
-    // The canvas cell index of each grid's 81 cells, in reading order.
-    let cells: Vec<[usize; 81]> = canvas
-        .grids
-        .iter()
-        .map(|&(top, left)| {
-            let mut at = [0usize; 81];
-            for (k, slot) in at.iter_mut().enumerate() {
-                *slot = canvas.index[(top + k / 9) * canvas.width + left + k % 9] as usize;
+        fn attach(&mut self, lits: &[Lit]) -> u32 {
+            let at = self.arena.len() as u32;
+            self.arena.push(lits.len() as u32);
+            self.arena.extend_from_slice(lits);
+            for &l in &lits[..2] {
+                self.watch_clause.push(at);
+                self.watch_next.push(self.first_watch[l as usize]);
+                self.first_watch[l as usize] = self.watch_clause.len() as u32 - 1;
             }
             at
-        })
-        .collect();
-    let mut boards: Vec<Grid> = cells
-        .iter()
-        .map(|at| {
-            let values: Vec<u8> = at.iter().map(|&i| givens[i]).collect();
-            Grid::from_cells(&values, |v| v)
-        })
-        .collect();
-    let shared = shared_boxes(&canvas.grids);
-    let mut changes = vec![0u32; boards.len()];
-    if settle_boards(&mut boards, &shared, &mut changes).is_err() {
-        return Ok((0, None));
-    }
-    let settled = |boards: &[Grid]| {
-        let mut start = vec![0u16; givens.len()];
-        for (board, at) in boards.iter().zip(&cells) {
-            for (k, &i) in at.iter().enumerate() {
-                let (b, bit) = (k / 27, k % 27);
-                start[i] = (0..9).fold(0, |m, d| m | ((board.cand[3 * d + b] >> bit & 1) as u16) << d);
-            }
         }
-        start
-    };
-    if cap > 2 {
-        return Err(settled(&boards));
-    }
-    let root = boards.clone();
-    let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES, changes };
-    search_boards(&mut boards, &shared, &mut hunt);
-    if hunt.guesses == 0 && hunt.found < cap {
-        // The boards left at the top of the search lack only what exhausted subtrees refuted:
-        // the SAT engine starts from them, unless a solution was found there (it must be
-        // counted again).
-        return Err(settled(if hunt.found == 0 { &boards } else { &root }));
-    }
-    let first = hunt.first.map(|solved| {
-        let mut values = vec![0u8; givens.len()];
-        for (board, at) in solved.iter().zip(&cells) {
-            let mut digits = [0u8; 81];
-            board.write_digits(&mut digits);
-            for (k, &i) in at.iter().enumerate() {
-                values[i] = digits[k] - b'0';
-            }
-        }
-        values
-    });
-    Ok((hunt.found, first))
-}
 
-// ---------------------------------------------------------------------------------------
-// The 16x16 engine (POJ 3076). The state is 64 masks, one per digit and band (four rows of
-// 16 cells: exactly 64 bits), of the cells where the digit may still go, placed cells
-// included, so every unit keeps at least one place for each digit while the grid can still
-// be completed. It is copied whole on a guess (about half a kilobyte). Rules run until quiet:
-// naked singles from one bit-sliced counting pass over the 16 digits (which also finds the
-// cells with two candidates); hidden singles in rows, boxes and columns from lane tricks on
-// one digit's four band masks; then locked candidates. The last two look only at digits
-// whose places changed. Before each guess, the most promising cells with two candidates are
-// probed: each digit is tried and settled on a copy. A digit that fails is taken out with
-// no guess at all, and the guess is the cell whose two branches fix the most cells. On
-// minimal puzzles this takes a search from some 450 guesses to some 20, each dearer. A
-// search that still needs more than 64 guesses probes every digit with two places in a row
-// or box as well, which cuts the rare large trees several times over.
-// ---------------------------------------------------------------------------------------
-
-/// How many cells with two candidates are probed before a guess: fewer miss failing digits,
-/// more cost more than the guesses they save (measured on minimal generated puzzles).
-const PROBED_CELLS: usize = 8;
-
-/// Digit-units with two places probed at most, once a search is thorough.
-const PROBED_UNITS: usize = 64;
-
-/// Guesses after which a 16x16 search probes thoroughly (see `search16`). Typical minimal
-/// puzzles need some 20; the slowest bundled ones over a thousand.
-const THOROUGH_AFTER: u64 = 64;
-
-/// The lowest bit of each of the four rows of a band.
-const LANES16: u64 = 0x0001_0001_0001_0001;
-/// The highest bit of each row of a band.
-const HIGH16: u64 = 0x8000_8000_8000_8000;
-
-/// Bit 15 of each 16-bit lane that is not zero.
-#[inline(always)]
-fn nonzero_lanes(x: u64) -> u64 {
-    (((x & !HIGH16) + !HIGH16) | x) & HIGH16
-}
-
-/// Bit 3 of each 4-bit nibble (of a 16-bit mask) that is not zero.
-#[inline(always)]
-fn nonzero_nibbles(x: u64) -> u64 {
-    (((x & 0x7777) + 0x7777) | x) & 0x8888
-}
-
-/// For each of the 64 cells of a band, its row and its 4x4 box within the band.
-const PEERS16: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut i = 0;
-    while i < 64 {
-        let row = 0xFFFFu64 << (i / 16 * 16);
-        let bx = 0x000F_000F_000F_000Fu64 << (i % 16 / 4 * 4);
-        t[i] = row | bx;
-        i += 1;
-    }
-    t
-};
-
-/// The cells of each band (`cand[4 * d + b]`) with at least one, two and three candidates:
-/// a bit-sliced count over the 16 digits. SSE2, the x86-64 baseline, counts two bands at once.
-#[cfg(target_arch = "x86_64")]
-pub fn count_candidates(cand: &[u64; 64]) -> [[u64; 4]; 3] {
-    use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128};
-    // SAFETY: SSE2 is part of every x86-64 target; each load reads two of the 64 masks,
-    // 2 * 32 loads in all, within the array.
-    unsafe {
-        let p = cand.as_ptr().cast::<__m128i>();
-        let zero = _mm_setzero_si128();
-        let (mut one, mut two, mut three) = ([zero; 2], [zero; 2], [zero; 2]);
-        for d in 0..16 {
-            for h in 0..2 {
-                let m = _mm_loadu_si128(p.add(2 * d + h));
-                three[h] = _mm_or_si128(three[h], _mm_and_si128(two[h], m));
-                two[h] = _mm_or_si128(two[h], _mm_and_si128(one[h], m));
-                one[h] = _mm_or_si128(one[h], m);
-            }
-        }
-        let lanes = |v: [__m128i; 2]| std::mem::transmute::<[__m128i; 2], [u64; 4]>(v);
-        [lanes(one), lanes(two), lanes(three)]
-    }
-}
-
-/// `count_candidates` in plain integers, for every other target.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub fn count_candidates_portable(cand: &[u64; 64]) -> [[u64; 4]; 3] {
-    let (mut one, mut two, mut three) = ([0u64; 4], [0u64; 4], [0u64; 4]);
-    for d in 0..16 {
-        for b in 0..4 {
-            let m = cand[4 * d + b];
-            three[b] |= two[b] & m;
-            two[b] |= one[b] & m;
-            one[b] |= m;
-        }
-    }
-    [one, two, three]
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-pub use count_candidates_portable as count_candidates;
-
-#[derive(Clone, Copy)]
-struct Grid16 {
-    /// `cand[4 * d + b]`: the cells of band `b` (bit 16 * row + column) where digit `d + 1`
-    /// may go.
-    cand: [u64; 64],
-    /// Cells not yet fixed, per band.
-    open: [u64; 4],
-    /// Digits whose places changed since their hidden singles and locked candidates were
-    /// last looked for: only those can yield anything new.
-    dirty: u16,
-}
-
-/// What 16x16 rules leave: solved, or the open cells with two and three candidates.
-enum Quiet16 {
-    Solved,
-    Open { pairs: [u64; 4] },
-}
-
-/// What probing found: a guess, a solved grid, or eliminations to settle first.
-enum Probed {
-    Guess((usize, usize, u32)),
-    Solved,
-    Again,
-}
-
-/// What 16x16 propagation leaves for the search.
-enum Settled16 {
-    Solved,
-    /// The guess: digit, band, bit.
-    Open((usize, usize, u32)),
-}
-
-impl Grid16 {
-    /// The grid of 256 givens (1-16, 0 = blank), or a contradiction when two clash.
-    fn from_givens(givens: &[u8]) -> Result<Grid16, Contradiction> {
-        let mut grid = Grid16 { cand: [!0; 64], open: [!0; 4], dirty: !0 };
-        for (i, &g) in givens.iter().enumerate().take(256) {
-            if g != 0 {
-                grid.place(usize::from(g - 1), i / 64, (i % 64) as u32)?;
-            }
-        }
-        Ok(grid)
-    }
-
-    /// Puts digit `d` in bit `i` of band `b`: the cell's other digits go, and the digit's
-    /// other places in its row, column and box. A forced placement that the digit no longer
-    /// allows is a contradiction; one already made is nothing new.
-    #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, i: u32) -> Result<(), Contradiction> {
-        self.place_where(d, b, i, false)
-    }
-
-    /// `place`, told whether `d` is the cell's only candidate (a naked single): then no other
-    /// digit has the cell to lose.
-    #[inline(always)]
-    fn place_where(&mut self, d: usize, b: usize, i: u32, only: bool) -> Result<(), Contradiction> {
-        let bit = 1u64 << i;
-        let own = self.cand[4 * d + b];
-        if own & bit == 0 {
-            return Err(Contradiction);
-        }
-        if self.open[b] & bit == 0 {
-            return Ok(());
-        }
-        self.open[b] &= !bit;
-        if !only {
-            for e in 0..16 {
-                let m = self.cand[4 * e + b];
-                self.dirty |= ((m >> i & 1) as u16) << e;
-                self.cand[4 * e + b] = m & !bit;
-            }
-        }
-        self.dirty |= 1 << d;
-        let column = LANES16 << (i % 16);
-        for o in 0..4 {
-            self.cand[4 * d + o] &= !column;
-        }
-        self.cand[4 * d + b] = (own & !PEERS16[i as usize]) | bit;
-        Ok(())
-    }
-
-    /// Takes digit `d` out of bit `i` of band `b` (the other side of a guess).
-    fn eliminate(&mut self, d: usize, b: usize, i: u32) {
-        self.cand[4 * d + b] &= !(1 << i);
-        self.dirty |= 1 << d;
-    }
-
-    /// Naked and hidden singles until neither finds anything.
-    fn propagate(&mut self, thorough: bool) -> Result<Settled16, Contradiction> {
-        loop {
-            let pairs = match self.settle(true)? {
-                Quiet16::Solved => return Ok(Settled16::Solved),
-                Quiet16::Open { pairs } => pairs,
-            };
-            if pairs == [0; 4] {
-                return Ok(Settled16::Open(self.pick()));
-            }
-            match self.probe(&pairs, thorough)? {
-                Probed::Guess(guess) => return Ok(Settled16::Open(guess)),
-                Probed::Solved => return Ok(Settled16::Solved),
-                Probed::Again => {}
-            }
-        }
-    }
-
-    /// Naked singles, hidden singles and (with `locked`) locked candidates until none finds
-    /// anything; then the open cells with two candidates, per band.
-    fn settle(&mut self, locked: bool) -> Result<Quiet16, Contradiction> {
-        let mut locked_todo = 0u16;
-        loop {
-            if self.open == [0; 4] {
-                return Ok(Quiet16::Solved);
-            }
-            let mut placed = false;
-            let mut pairs_of = [0u64; 4];
-            let [one, two, three] = count_candidates(&self.cand);
-            for (b, pairs) in pairs_of.iter_mut().enumerate() {
-                let open = self.open[b];
-                if open & !one[b] != 0 {
-                    return Err(Contradiction);
-                }
-                *pairs = open & two[b] & !three[b];
-                let mut singles = open & !two[b];
-                while singles != 0 {
-                    let i = singles.trailing_zeros();
-                    singles &= singles - 1;
-                    // The count was taken before this pass placed anything: a single whose
-                    // digit an earlier placement took has none left, so no digit is found and
-                    // `place` fails, rightly. (A cell it narrowed to one waits for the next.)
-                    let d = (0..16).find(|&d| self.cand[4 * d + b] >> i & 1 != 0).unwrap_or(0);
-                    self.place_where(d, b, i, true)?;
-                    placed = true;
-                }
-            }
-            if placed {
-                continue;
-            }
-            // Hidden singles and locked candidates depend on one digit's places alone, so
-            // only the digits that changed are looked at again. Locked candidates cost the
-            // most: they wait until hidden singles find nothing more.
-            let mut todo = std::mem::take(&mut self.dirty);
-            locked_todo |= todo;
-            while todo != 0 {
-                let d = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                placed |= self.hidden_singles(d)?;
-            }
-            if placed {
-                continue;
-            }
-            let mut todo = std::mem::take(&mut locked_todo);
-            let mut changed = false;
-            while todo != 0 {
-                let d = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                if locked {
-                    changed |= self.locked_candidates(d);
-                }
-            }
-            if !changed {
-                return Ok(Quiet16::Open { pairs: pairs_of });
-            }
-        }
-    }
-
-    /// Probes the grid's two-way choices before a guess: the most promising cells with two
-    /// candidates and, when `thorough`, every digit with two places left in a row or box.
-    /// Both sides of a choice are tried, each settled on a copy without locked candidates
-    /// (probes are many; the cheaper rules find most). A side that fails is taken out at once
-    /// and the grid settled again; the guess is the choice whose two sides fix the most
-    /// cells, the side that fixes fewer first (the less constrained one is the likelier).
-    fn probe(&mut self, pairs: &[u64; 4], thorough: bool) -> Result<Probed, Contradiction> {
-        let mut ranked = [(0u32, 0usize, 0u32); PROBED_CELLS];
-        let mut n = 0;
-        for (b, &pairs) in pairs.iter().enumerate() {
-            let mut m = pairs;
-            while m != 0 {
-                let i = m.trailing_zeros();
-                m &= m - 1;
-                let score = self.pair_score(b, i);
-                if n < PROBED_CELLS {
-                    ranked[n] = (score, b, i);
-                    n += 1;
-                } else if let Some(w) = (0..n).min_by_key(|&k| ranked[k].0) {
-                    if ranked[w].0 < score {
-                        ranked[w] = (score, b, i);
+        /// Unit propagation; on a conflict, the literals of the clause that failed.
+        pub fn propagate(&mut self) -> Option<Vec<Lit>> {
+            while self.head < self.trail.len() {
+                let p = self.trail[self.head];
+                self.head += 1;
+                if p & 1 == 0 {
+                    // The rules of one digit per cell and once per unit, read off the layout.
+                    let layout = self.layout;
+                    let n = layout.digits;
+                    let (cell, d) = self.split(p >> 1);
+                    let others = (0..n).filter(|&e| e != d).map(|e| cell * n + e);
+                    let peers = layout.peers[layout.peer_start[cell] as usize..layout.peer_start[cell + 1] as usize]
+                        .iter()
+                        .map(|&q| q as usize * n + d);
+                    for v in others.chain(peers) {
+                        let x = 2 * v as u32 + 1;
+                        match self.lit_value(x) {
+                            2 => return Some(vec![x, neg(p)]),
+                            0 => self.assign(x, BINARY | neg(p)),
+                            _ => {}
+                        }
+                    }
+                } else {
+                    // Every rule of the variable loses a literal (all of them, even past a
+                    // failure, so that `backtrack` can give each one back).
+                    let layout = self.layout;
+                    let (cell, d) = self.split(p >> 1);
+                    let mut failed = self.lose(cell);
+                    for k in layout.unit_start[cell] as usize..layout.unit_start[cell + 1] as usize {
+                        let rule = layout.cells + layout.cell_units[k] as usize * layout.digits + d;
+                        failed = self.lose(rule).or(failed);
+                    }
+                    if let Some(rule) = failed {
+                        return Some(self.rule_lits(rule));
                     }
                 }
+                // The learnt clauses watching the literal now false: each finds another
+                // literal not false to watch, or implies its other watched one, or fails.
+                let false_lit = neg(p);
+                let mut prev = NO_WATCH;
+                let mut w = self.first_watch[false_lit as usize];
+                while w != NO_WATCH {
+                    let next = self.watch_next[w as usize];
+                    let c = self.watch_clause[w as usize] as usize;
+                    let len = self.arena[c] as usize;
+                    if self.arena[c + 1] == false_lit {
+                        self.arena.swap(c + 1, c + 2);
+                    }
+                    let first = self.arena[c + 1];
+                    if self.lit_value(first) != 1 {
+                        if let Some(j) = (3..=len).find(|&j| self.lit_value(self.arena[c + j]) != 2) {
+                            self.arena.swap(c + 2, c + j);
+                            // Move the watch to the new literal's list.
+                            let moved = self.arena[c + 2] as usize;
+                            if prev == NO_WATCH {
+                                self.first_watch[false_lit as usize] = next;
+                            } else {
+                                self.watch_next[prev as usize] = next;
+                            }
+                            self.watch_next[w as usize] = self.first_watch[moved];
+                            self.first_watch[moved] = w;
+                            w = next;
+                            continue;
+                        }
+                        if self.lit_value(first) == 2 {
+                            return Some(self.arena[c + 1..c + 1 + len].to_vec());
+                        }
+                        self.assign(first, c as u32);
+                    }
+                    prev = w;
+                    w = next;
+                }
+            }
+            None
+        }
+
+        /// `x` as (x / digits, x % digits): with the digit count known, the division is a
+        /// multiply (a division per rule visited made propagation half again as slow).
+        fn split(&self, x: u32) -> (usize, usize) {
+            let x = x as usize;
+            match self.layout.digits {
+                9 => (x / 9, x % 9),
+                16 => (x / 16, x % 16),
+                n => (x / n, x % n),
             }
         }
-        // A choice is two placements (digit, band, bit) of which exactly one holds.
-        let mut choices = [[(0usize, 0usize, 0u32); 2]; PROBED_CELLS + PROBED_UNITS];
-        let mut k = 0;
-        for &(_, b, i) in &ranked[..n] {
-            let digits = self.cell_digits(b, i);
-            choices[k] = [(digits.trailing_zeros() as usize, b, i), (15 - digits.leading_zeros() as usize, b, i)];
-            k += 1;
-        }
-        if thorough {
-            k += self.two_place_units(&mut choices[k..]);
-        }
-        let mut best = None;
-        let mut best_score = 0u64;
-        let mut eliminated = false;
-        for sides in &choices[..k] {
-            // An earlier probe's elimination may have settled the choice; while both sides
-            // are still possible it is still two-way (a cell or unit can only lose places).
-            if sides.iter().any(|&(d, b, i)| (self.cand[4 * d + b] & self.open[b]) >> i & 1 == 0) {
-                continue;
+
+        /// A rule lost a literal: the last one left is implied; the rule itself, when none is.
+        fn lose(&mut self, rule: usize) -> Option<usize> {
+            self.left[rule] -= 1;
+            match self.left[rule] {
+                0 => return Some(rule),
+                1 => {
+                    if let Some(x) = self.last_open(rule) {
+                        self.assign(x, RULE | rule as u32);
+                    }
+                }
+                _ => {}
             }
-            let before = self.open_cells();
-            let mut fixed = [0u64; 2];
-            let mut failed = None;
-            for (j, &(d, b, i)) in sides.iter().enumerate() {
-                let mut g = *self;
-                match g.place(d, b, i).and_then(|()| g.settle(false)) {
-                    Err(Contradiction) => {
-                        failed = Some((d, b, i));
+            None
+        }
+
+        /// The variables of a rule, as literals saying "true".
+        fn rule_lits(&self, rule: usize) -> Vec<Lit> {
+            let layout = self.layout;
+            let n = layout.digits;
+            if rule < layout.cells {
+                (0..n).map(|d| 2 * (rule * n + d) as u32).collect()
+            } else {
+                let (u, d) = self.split((rule - layout.cells) as u32);
+                layout.unit_cells[u * n..u * n + n].iter().map(|&c| 2 * (c as usize * n + d) as u32).collect()
+            }
+        }
+
+        /// The one literal of a rule not false, when it is still open (none when it is already
+        /// true, or when the last one is false too and its own turn will find the failure).
+        fn last_open(&self, rule: usize) -> Option<Lit> {
+            let layout = self.layout;
+            let n = layout.digits;
+            let found = if rule < layout.cells {
+                (0..n).map(|d| 2 * (rule * n + d) as u32).find(|&l| self.lit_value(l) != 2)
+            } else {
+                let (u, d) = self.split((rule - layout.cells) as u32);
+                layout.unit_cells[u * n..u * n + n]
+                    .iter()
+                    .map(|&c| 2 * (c as usize * n + d) as u32)
+                    .find(|&l| self.lit_value(l) != 2)
+            };
+            found.filter(|&l| self.lit_value(l) == 0)
+        }
+
+        /// The literals of the clause that implied `l` (`l` among them).
+        fn reason_lits(&self, l: Lit) -> Vec<Lit> {
+            let r = self.reason[(l >> 1) as usize];
+            if r & BINARY != 0 && r != DECISION {
+                vec![l, r & !BINARY]
+            } else if r & RULE != 0 && r != DECISION {
+                self.rule_lits((r & !RULE) as usize)
+            } else {
+                let c = r as usize;
+                self.arena[c + 1..c + 1 + self.arena[c] as usize].to_vec()
+            }
+        }
+
+        /// First-UIP learning: the clause to learn (its asserting literal first) and the level
+        /// to go back to.
+        fn analyze(&mut self, mut lits: Vec<Lit>) -> (Vec<Lit>, u32) {
+            let current = self.levels.len() as u32;
+            let mut learnt = vec![0];
+            let mut open = 0;
+            let mut at = self.trail.len();
+            let mut p: Option<Lit> = None;
+            loop {
+                for &q in &lits {
+                    if Some(q) == p {
+                        continue;
+                    }
+                    let v = (q >> 1) as usize;
+                    if !self.seen[v] && self.level[v] > 0 {
+                        self.seen[v] = true;
+                        self.bump_var(v);
+                        if self.level[v] == current {
+                            open += 1;
+                        } else {
+                            learnt.push(q);
+                        }
+                    }
+                }
+                loop {
+                    at -= 1;
+                    if self.seen[(self.trail[at] >> 1) as usize] {
                         break;
                     }
-                    Ok(Quiet16::Solved) => return Ok(Probed::Guess((d, b, i))),
-                    Ok(Quiet16::Open { .. }) => fixed[j] = before - g.open_cells(),
                 }
-            }
-            if let Some((d, b, i)) = failed {
-                self.eliminate(d, b, i);
-                if let Quiet16::Solved = self.settle(true)? {
-                    return Ok(Probed::Solved);
+                let next = self.trail[at];
+                self.seen[(next >> 1) as usize] = false;
+                open -= 1;
+                if open == 0 {
+                    learnt[0] = neg(next);
+                    break;
                 }
-                // Scores taken before the elimination no longer compare.
-                best = None;
-                best_score = 0;
-                eliminated = true;
-                continue;
+                p = Some(next);
+                lits = self.reason_lits(next);
             }
-            let score = (fixed[0] + 1) * (fixed[1] + 1);
-            if score > best_score {
-                best_score = score;
-                best = Some(if fixed[0] < fixed[1] { sides[0] } else { sides[1] });
+            for &l in &learnt[1..] {
+                self.seen[(l >> 1) as usize] = false;
+            }
+            // The second watch goes to the literal of the highest level below the current one.
+            let mut back = 0;
+            if learnt.len() > 1 {
+                let best = (1..learnt.len()).max_by_key(|&i| self.level[(learnt[i] >> 1) as usize]).unwrap_or(1);
+                learnt.swap(1, best);
+                back = self.level[(learnt[1] >> 1) as usize];
+            }
+            (learnt, back)
+        }
+
+        fn bump_var(&mut self, v: usize) {
+            self.activity[v] += self.bump;
+            if self.activity[v] > 1e100 {
+                for a in &mut self.activity {
+                    *a *= 1e-100;
+                }
+                self.bump *= 1e-100;
+            }
+            if self.place[v] != u32::MAX {
+                self.sift_up(self.place[v] as usize);
             }
         }
-        Ok(match best {
-            Some(guess) => Probed::Guess(guess),
-            // Every probe since the last elimination was of a changed choice: look afresh.
-            None => {
-                debug_assert!(eliminated, "the first choice either fails or scores");
-                Probed::Again
-            }
-        })
-    }
 
-    /// Writes the digits with two open places left in a row or a box of a band, as choices,
-    /// into `out`; returns how many (at most `out.len()`).
-    fn two_place_units(&self, out: &mut [[(usize, usize, u32); 2]]) -> usize {
-        let mut k = 0;
-        for b in 0..4 {
-            let open = self.open[b];
-            for d in 0..16 {
-                let x = self.cand[4 * d + b] & open;
-                let rows = (0..4).map(|r| x & 0xFFFF << (16 * r));
-                let boxes = (0..4).map(|j| x & 0x000F_000F_000F_000F << (4 * j));
-                for unit in rows.chain(boxes) {
-                    if unit.count_ones() == 2 {
-                        if k == out.len() {
-                            return k;
+        /// Puts variable `v` at slot `i` of the heap.
+        fn put(&mut self, i: usize, v: u32) {
+            self.heap[i] = v;
+            self.place[v as usize] = i as u32;
+        }
+
+        fn sift_up(&mut self, mut i: usize) {
+            let v = self.heap[i];
+            while i > 0 {
+                let parent = (i - 1) / 2;
+                if self.activity[self.heap[parent] as usize] >= self.activity[v as usize] {
+                    break;
+                }
+                self.put(i, self.heap[parent]);
+                i = parent;
+            }
+            self.put(i, v);
+        }
+
+        fn sift_down(&mut self, mut i: usize) {
+            let v = self.heap[i];
+            loop {
+                let mut child = 2 * i + 1;
+                if child >= self.heap.len() {
+                    break;
+                }
+                if child + 1 < self.heap.len()
+                    && self.activity[self.heap[child + 1] as usize] > self.activity[self.heap[child] as usize]
+                {
+                    child += 1;
+                }
+                if self.activity[self.heap[child] as usize] <= self.activity[v as usize] {
+                    break;
+                }
+                self.put(i, self.heap[child]);
+                i = child;
+            }
+            self.put(i, v);
+        }
+
+        /// Sets, at level 0, every digit a cell has lost (`start`, bit d: digit d + 1) as false,
+        /// counting the rules straight from the masks rather than one literal at a time (which
+        /// was most of the setup); then the rules with one literal left imply it. False when
+        /// the rules cannot all hold.
+        fn start_from(&mut self, start: &[u16]) -> bool {
+            let layout = self.layout;
+            let n = layout.digits;
+            for (cell, &m) in start.iter().enumerate().take(layout.cells) {
+                self.left[cell] = m.count_ones() as u8;
+                for d in (0..n).filter(|&d| m >> d & 1 == 0) {
+                    self.assign(2 * (cell * n + d) as u32 + 1, DECISION);
+                }
+            }
+            for (u, cells) in layout.unit_cells.chunks_exact(n).enumerate() {
+                for d in 0..n {
+                    let open = cells.iter().filter(|&&c| start[c as usize] >> d & 1 != 0).count();
+                    self.left[layout.cells + u * n + d] = open as u8;
+                }
+            }
+            // Those false literals are counted: only what they imply is left to propagate.
+            self.head = self.trail.len();
+            for rule in 0..self.left.len() {
+                match self.left[rule] {
+                    0 => return false,
+                    1 => {
+                        if let Some(x) = self.last_open(rule) {
+                            self.assign(x, RULE | rule as u32);
                         }
-                        out[k] = [(d, b, unit.trailing_zeros()), (d, b, 63 - unit.leading_zeros())];
-                        k += 1;
+                    }
+                    _ => {}
+                }
+            }
+            self.propagate().is_none()
+        }
+
+        /// Leaves in the heap only the variables still open (those set at level 0 stay set),
+        /// first decided in the cells with the fewest digits left, as a depth-first search
+        /// would: each starts with a small activity that grows as its cell's digits shrink, so
+        /// the first conflicts' bumps soon outweigh it. On 1,600 generated minimal canvases
+        /// (400 of each shape with overlaps) the slowest took 0.7x the time of deciding in
+        /// variable order, the median the same; `samurai/gen-29` fell from 0.7 to 0.3-0.4 ms
+        /// and `sparse-no-solution` from 0.8 to 0.25 ms. On random sparse canvases the slowest
+        /// rose 1.2x (Samurai), 1.15x (flower) and 1.7x (sohei). Ties go by the heap's order:
+        /// breaking them by variable order either way only moved the slowest cases around.
+        fn heap_only_open(&mut self) {
+            self.heap.clear();
+            let n = self.layout.digits;
+            for cell in 0..self.layout.cells {
+                let closed = (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 0).count();
+                for v in cell * n..cell * n + n {
+                    self.place[v] = u32::MAX;
+                    if self.value[2 * v] == 0 {
+                        self.activity[v] = 1e-3 * closed as f64;
+                        self.place[v] = self.heap.len() as u32;
+                        self.heap.push(v as u32);
                     }
                 }
             }
-        }
-        k
-    }
-
-    /// The digits still possible in bit `i` of band `b`, as a mask (bit d: digit d + 1).
-    fn cell_digits(&self, b: usize, i: u32) -> u16 {
-        (0..16).fold(0, |m, d| m | ((self.cand[4 * d + b] >> i & 1) as u16) << d)
-    }
-
-    fn open_cells(&self) -> u64 {
-        self.open.iter().map(|o| u64::from(o.count_ones())).sum()
-    }
-
-    /// How good a guess the cell with two candidates at bit `i` of band `b` is: the more
-    /// open cells around it and the fewer places its digits have there, the better.
-    fn pair_score(&self, b: usize, i: u32) -> u32 {
-        let (row, bx, column) = Grid16::units_of(i);
-        let open_column: u32 = (0..4).map(|o| (self.open[o] & column).count_ones()).sum();
-        let degree = (self.open[b] & (row | bx)).count_ones() + open_column;
-        let mut places = 0;
-        for d in 0..16 {
-            let x = self.cand[4 * d + b];
-            if x >> i & 1 != 0 {
-                let open = x & self.open[b];
-                places += (open & row).count_ones() + (open & bx).count_ones();
-                places += (0..4).map(|o| (self.cand[4 * d + o] & self.open[o] & column).count_ones()).sum::<u32>();
+            for i in (0..self.heap.len() / 2).rev() {
+                self.sift_down(i);
             }
         }
-        1000 + 10 * degree - places
+
+        fn heap_insert(&mut self, v: usize) {
+            if self.place[v] == u32::MAX {
+                self.heap.push(v as u32);
+                let last = self.heap.len() - 1;
+                self.place[v] = last as u32;
+                self.sift_up(last);
+            }
+        }
+
+        /// The unassigned variable of highest activity.
+        fn pick(&mut self) -> Option<usize> {
+            while let Some(&top) = self.heap.first() {
+                let last = self.heap.pop().unwrap_or(top);
+                self.place[top as usize] = u32::MAX;
+                if !self.heap.is_empty() {
+                    self.heap[0] = last;
+                    self.place[last as usize] = 0;
+                    self.sift_down(0);
+                }
+                if self.value[2 * top as usize] == 0 {
+                    return Some(top as usize);
+                }
+            }
+            None
+        }
+
+        fn backtrack(&mut self, level: u32) {
+            if self.levels.len() as u32 <= level {
+                return;
+            }
+            let start = self.levels[level as usize];
+            for i in (start..self.trail.len()).rev() {
+                let v = (self.trail[i] >> 1) as usize;
+                if self.trail[i] & 1 == 1 && i < self.head {
+                    let layout = self.layout;
+                    let (cell, d) = self.split(v as u32);
+                    self.left[cell] += 1;
+                    for k in layout.unit_start[cell] as usize..layout.unit_start[cell + 1] as usize {
+                        self.left[layout.cells + layout.cell_units[k] as usize * layout.digits + d] += 1;
+                    }
+                }
+                self.phase[v] = self.trail[i] & 1 == 0;
+                self.value[2 * v] = 0;
+                self.value[2 * v + 1] = 0;
+                self.heap_insert(v);
+            }
+            self.trail.truncate(start);
+            self.levels.truncate(level as usize);
+            self.head = start;
+        }
+
+        /// Searches for a model from level 0, with restarts on the Luby sequence.
+        fn solve(&mut self) -> SatResult {
+            if self.unsat {
+                return SatResult::Unsat;
+            }
+            self.backtrack(0);
+            let mut restart = 0u32;
+            loop {
+                let budget = 64 * luby(restart);
+                restart += 1;
+                let mut conflicts = 0;
+                loop {
+                    if let Some(clause) = self.propagate() {
+                        self.conflicts += 1;
+                        conflicts += 1;
+                        if self.levels.is_empty() {
+                            self.unsat = true;
+                            return SatResult::Unsat;
+                        }
+                        let (learnt, back) = self.analyze(clause);
+                        self.backtrack(back);
+                        self.learn(learnt);
+                        self.bump *= 1.0 / 0.95;
+                        continue;
+                    }
+                    if conflicts >= budget {
+                        self.backtrack(0);
+                        break;
+                    }
+                    let Some(v) = self.pick() else { return SatResult::Model };
+                    self.levels.push(self.trail.len());
+                    let l = 2 * v as u32 + u32::from(!self.phase[v]);
+                    self.assign(l, DECISION);
+                }
+            }
+        }
+
+        /// Adds a learnt clause after backtracking and asserts its first literal.
+        fn learn(&mut self, learnt: Vec<Lit>) {
+            match learnt.len() {
+                1 => self.assign(learnt[0], DECISION),
+                _ => {
+                    let c = self.attach(&learnt);
+                    self.assign(learnt[0], c);
+                }
+            }
+        }
+
+        /// A cell's digits still possible, as a mask (bit d: digit d + 1).
+        fn candidates(&self, cell: usize) -> u16 {
+            let n = self.layout.digits;
+            (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 2).fold(0, |m, d| m | 1 << d)
+        }
+
+        /// Forbids the current model's values on `vars` (for counting), back at level 0: one of
+        /// the variables true now must be false.
+        fn block(&mut self, vars: &[usize]) {
+            let lits: Vec<Lit> = vars.iter().filter(|&&v| self.value[2 * v] == 1).map(|&v| 2 * v as u32 + 1).collect();
+            self.backtrack(0);
+            self.add_clause(&lits);
+        }
     }
 
-    /// Digits with one place left in a row, box or column where they are not yet fixed go
-    /// there; a unit with no place left for a digit is a contradiction. True when any was
-    /// placed.
-    fn hidden_singles(&mut self, d: usize) -> Result<bool, Contradiction> {
-        let mut placed = false;
-        {
-            let mut cells = [0u64; 4];
-            let (mut col_once, mut col_twice) = (0u64, 0u64);
-            for (b, found) in cells.iter_mut().enumerate() {
-                let x = self.cand[4 * d + b];
-                if nonzero_lanes(x) != HIGH16 {
-                    return Err(Contradiction);
-                }
-                // Every row has a place, so the subtraction borrows within each row only;
-                // a row with one place is left zero.
-                let lone_rows = !nonzero_lanes(x & x.wrapping_sub(LANES16)) & HIGH16;
-                *found = x & ((lone_rows >> 15) * 0xFFFF);
-                let (r0, r1, r2, r3) = (x & 0xFFFF, x >> 16 & 0xFFFF, x >> 32 & 0xFFFF, x >> 48);
-                let once = r0 | r1 | r2 | r3;
-                let twice = (r0 & r1) | (r2 & r3) | ((r0 | r1) & (r2 | r3));
-                if nonzero_nibbles(once) != 0x8888 {
-                    return Err(Contradiction);
-                }
-                // A box (a nibble of the band's columns) with one place: one column, used by
-                // one row.
-                let crowded = (once & (once - 0x1111)) | twice;
-                let lone_boxes = !nonzero_nibbles(crowded) & 0x8888;
-                let columns = once & ((lone_boxes >> 3) * 0xF);
-                *found |= x & (columns * LANES16);
-                col_twice |= (col_once & once) | twice;
-                col_once |= once;
+    /// The Luby restart sequence: 1 1 2 1 1 2 4 1 1 2 ...
+    fn luby(mut i: u32) -> u64 {
+        let mut size = 1u64;
+        let mut seq = 0u32;
+        while size < u64::from(i) + 1 {
+            seq += 1;
+            size = 2 * size + 1;
+        }
+        while size - 1 != u64::from(i) {
+            size = (size - 1) >> 1;
+            seq -= 1;
+            i %= size as u32;
+        }
+        1 << seq
+    }
+
+    /// Solves or counts a canvas with the SAT engine, from the digits each cell may still take
+    /// (`start`, bit d: digit d + 1; a given is a single digit). Counting enumerates the
+    /// assignments of the shared cells; each one's completions are the product of the grids' own
+    /// counts.
+    pub fn sat_canvas(layout: &Layout, start: &[u16], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
+        let n = layout.cells;
+        let digits = layout.digits;
+        let mut sat = Sat::new(layout);
+        if !sat.start_from(start) {
+            return 0;
+        }
+        sat.heap_only_open();
+        // A lone grid (a puzzle that outran the depth-first search) has no shared cells to
+        // enumerate: each of its solutions is counted and blocked whole instead.
+        let single = layout.grids.len() <= 1;
+        let shared_vars: Vec<usize> = if single {
+            (0..n * digits).collect()
+        } else {
+            layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
+        };
+        let mut found = 0u64;
+        while found < cap {
+            if let SatResult::Unsat = sat.solve() {
+                break;
             }
-            if col_once != 0xFFFF {
+            let values: Vec<u8> = (0..n).map(|c| sat.candidates(c).trailing_zeros() as u8 + 1).collect();
+            let left = cap - found;
+            if left == 1 || single {
+                found += 1;
+            } else {
+                let mut product: u64 = 1;
+                for grid in &layout.grids {
+                    let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
+                    let mut grid = Grid::from_candidates(|i| {
+                        let cell = grid[i];
+                        if shared(cell) {
+                            1 << (values[cell as usize] - 1)
+                        } else {
+                            start[cell as usize]
+                        }
+                    });
+                    // Shared cells are fixed here, so each grid is well constrained: no budget.
+                    let mut hunt = Hunt { found: 0, cap: left, first: None, guesses: u64::MAX };
+                    search9(&mut grid, &mut hunt);
+                    product = product.saturating_mul(hunt.found).min(left);
+                }
+                found += product;
+            }
+            if solution.is_none() {
+                *solution = Some(values);
+            }
+            if found < cap {
+                sat.block(&shared_vars);
+            }
+        }
+        found
+    }
+}
+
+#[cfg(not(without = "nine"))]
+mod nine {
+    //! The 9x9 engine. The state is 27 masks, one per digit and band (three rows), of the 27
+    //! cells where the digit may still go, placed cells included; it is copied whole on a guess
+    //! (some 160 bytes with the bookkeeping below). One update loop takes the digit-bands that
+    //! changed, in batches: a table lookup keeps only the cells that a still-possible placement
+    //! of the digit in the band uses (a placement is one of six 3x3 permutation matrices of rows
+    //! to boxes, which covers row and box hidden singles, pointing within the band and claiming); a
+    //! column the digit is locked into inside a box is cleared in the other two bands; a row
+    //! left with one place fixes that cell, which is then cleared from the other eight digits.
+    //! Only when that loop is quiet does one counting pass over the nine digits look for empty
+    //! cells, naked singles and cells with two candidates, the first choice of a guess; when it
+    //! finds no single, columns are searched for hidden singles (about a third fewer guesses
+    //! on 17-clue puzzles). The loop records the digit-bands it visits, so that both of these
+    //! look only at the bands and digits that changed since they last did.
+
+    use super::*;
+
+    const FULL_BAND: u32 = 0x7FF_FFFF;
+
+    /// For each cell of a band, the other cells of its row and box within the band.
+    const BAND_PEERS: [u32; 27] = {
+        let mut t = [0u32; 27];
+        let mut i = 0;
+        while i < 27 {
+            let mut j = 0;
+            while j < 27 {
+                if j != i && (j / 9 == i / 9 || (j % 9) / 3 == (i % 9) / 3) {
+                    t[i] |= 1 << j;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        t
+    };
+
+    /// For a row's 9 bits, which of its three 3-cell segments (one per box) are non-empty.
+    const SEGMENTS: [u32; 512] = {
+        let mut t = [0u32; 512];
+        let mut x = 0;
+        while x < 512 {
+            let mut k = 0;
+            while k < 3 {
+                if x & (7 << (3 * k)) != 0 {
+                    t[x] |= 1 << k;
+                }
+                k += 1;
+            }
+            x += 1;
+        }
+        t
+    };
+
+    /// For a band's 9 segment bits (bit 3r + k: row r meets box k), the band's cells that some
+    /// placement of one digit still possible uses: a digit takes one row in each box and one box
+    /// in each row, so a placement is one of the six 3x3 permutation matrices. 0: none is left.
+    const KEEP: [u32; 512] = {
+        let perms: [u32; 6] = [
+            1 | (1 << 4) | (1 << 8),
+            1 | (1 << 5) | (1 << 7),
+            (1 << 1) | (1 << 3) | (1 << 8),
+            (1 << 1) | (1 << 5) | (1 << 6),
+            (1 << 2) | (1 << 3) | (1 << 7),
+            (1 << 2) | (1 << 4) | (1 << 6),
+        ];
+        let mut t = [0u32; 512];
+        let mut x = 0;
+        while x < 512 {
+            let mut segments = 0u32;
+            let mut p = 0;
+            while p < 6 {
+                if x as u32 & perms[p] == perms[p] {
+                    segments |= perms[p];
+                }
+                p += 1;
+            }
+            let mut s = 0;
+            while s < 9 {
+                if segments & (1 << s) != 0 {
+                    t[x] |= 7 << (9 * (s / 3) + 3 * (s % 3));
+                }
+                s += 1;
+            }
+            x += 1;
+        }
+        t
+    };
+
+    /// For the 9-bit union of a digit's columns within a band, the cells (in any band) of the
+    /// columns that are alone in their box: the digit's place in that box, hence in that
+    /// column, lies in this band, so the other bands lose the column.
+    const LOCKED: [u32; 512] = {
+        let mut t = [0u32; 512];
+        let mut x = 0;
+        while x < 512 {
+            let mut k = 0;
+            while k < 3 {
+                let box_columns = (x >> (3 * k)) & 7;
+                if box_columns == 1 || box_columns == 2 || box_columns == 4 {
+                    let c = (box_columns << (3 * k)) as u32;
+                    t[x] |= c | (c << 9) | (c << 18);
+                }
+                k += 1;
+            }
+            x += 1;
+        }
+        t
+    };
+
+    /// For a row's 9 bits, the row itself when it has exactly one bit, else 0.
+    const SOLE: [u16; 512] = {
+        let mut t = [0u16; 512];
+        let mut x = 0;
+        while x < 512 {
+            if x != 0 && x & (x - 1) == 0 {
+                t[x] = x as u16;
+            }
+            x += 1;
+        }
+        t
+    };
+
+    /// The two other bands of each band.
+    const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+    /// For each digit-band slot `3 * d + b` of `Grid::cand`: the slots of digit `d` in the two
+    /// other bands (a table rather than arithmetic keeps the update loop's registers free).
+    const OTHER_SLOTS: [[u8; 2]; 32] = {
+        let mut t = [[0u8; 2]; 32];
+        let mut k = 0;
+        while k < 27 {
+            let (d, b) = (k / 3, k % 3);
+            t[k] = [(3 * d + OTHER_BANDS[b][0]) as u8, (3 * d + OTHER_BANDS[b][1]) as u8];
+            k += 1;
+        }
+        t
+    };
+
+    #[derive(Clone, Copy)]
+    pub struct Grid {
+        /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may go. The last five
+        /// slots stay empty: any index below 32 is in bounds with no check.
+        pub cand: [u32; 32],
+        /// Cells not yet fixed, per band.
+        pub open: [u32; 3],
+        /// Digit-bands changed since the update loop last looked at them: bit `3 * d + b`.
+        pub dirty: u32,
+        /// Digit-bands the update loop has looked at since `column_singles` last did: the digits
+        /// without one have nothing new in their columns.
+        pub unchecked: u32,
+        /// As `unchecked`, for the counting pass.
+        pub uncounted: u32,
+        /// Per band, the open cells with two candidates when the counting pass last looked.
+        pub pairs: [u32; 3],
+    }
+
+    /// What propagation leaves for the search.
+    pub enum Settled {
+        Solved,
+        /// Open cells are left; those with exactly two candidates are in `Grid::pairs`.
+        Open,
+    }
+
+    impl Grid {
+        fn empty() -> Grid {
+            let mut cand = [FULL_BAND; 32];
+            cand[27..].fill(0);
+            Grid {
+                cand,
+                open: [FULL_BAND; 3],
+                dirty: FULL_BAND,
+                unchecked: FULL_BAND,
+                uncounted: FULL_BAND,
+                pairs: [0; 3],
+            }
+        }
+
+        /// A grid from 81 cells in reading order, `value` giving 1-9 for a given and 0 for a
+        /// blank: each given is a cell with
+        /// one candidate, with the other places of its digit in its row already gone.
+        pub fn from_cells(cells: &[u8], value: impl Fn(u8) -> u8) -> Grid {
+            // Slot 0 gathers the blanks, so the loop has no branch per cell.
+            let mut by_digit = [[0u32; 3]; 10];
+            for (b, band) in cells.chunks_exact(27).take(3).enumerate() {
+                for (i, &c) in band.iter().enumerate() {
+                    by_digit[usize::from(value(c).min(9))][b] |= 1 << i;
+                }
+            }
+            Grid::from_digit_masks(&by_digit)
+        }
+
+        /// A grid from an 81-cell puzzle line (ASCII `1`-`9`, blanks `0` or `.`), as `from_cells`
+        /// builds it. On x86-64 each band takes two 16-byte compares a digit: the scalar loop's
+        /// read-modify-writes of one mask per cell wait on each other, some 6% of a 17-clue
+        /// puzzle's time.
+        pub fn from_line(cells: &[u8]) -> Grid {
+            #[cfg(target_arch = "x86_64")]
+            if cells.len() >= 81 {
+                // Two 16-byte loads from 27 * 2 reach byte 86: the copy gives them room.
+                let mut padded = [0u8; 96];
+                padded[..81].copy_from_slice(&cells[..81]);
+                let mut by_digit = [[0u32; 3]; 10];
+                for b in 0..3 {
+                    // SAFETY: SSE2 is part of every x86-64 target; both unaligned loads lie
+                    // within `padded` (27 * b + 32 <= 86).
+                    unsafe {
+                        use std::arch::x86_64::*;
+                        let low = _mm_loadu_si128(padded.as_ptr().add(27 * b) as *const __m128i);
+                        let high = _mm_loadu_si128(padded.as_ptr().add(27 * b + 16) as *const __m128i);
+                        let mut given = 0;
+                        for (v, digit) in by_digit.iter_mut().enumerate().skip(1) {
+                            let ch = _mm_set1_epi8((b'0' + v as u8) as i8);
+                            let l = _mm_movemask_epi8(_mm_cmpeq_epi8(low, ch)) as u32;
+                            let h = _mm_movemask_epi8(_mm_cmpeq_epi8(high, ch)) as u32;
+                            digit[b] = (l | h << 16) & FULL_BAND;
+                            given |= digit[b];
+                        }
+                        by_digit[0][b] = FULL_BAND & !given;
+                    }
+                }
+                return Grid::from_digit_masks(&by_digit);
+            }
+            Grid::from_cells(cells, cell_value)
+        }
+
+        /// A grid from the cells of each digit per band (`by_digit[0]`: the blanks).
+        fn from_digit_masks(by_digit: &[[u32; 3]; 10]) -> Grid {
+            // Givens are fixed at once: their cells leave the other digits and the open cells,
+            // and their rows and boxes leave their own digit (the update loop clears columns).
+            // Two givens of one digit in a row or box empty that digit-band, which the update
+            // loop reports as a contradiction.
+            let mut grid = Grid::empty();
+            for (b, &blanks) in by_digit[0].iter().enumerate() {
+                grid.open[b] = blanks & FULL_BAND;
+                let given = FULL_BAND & !blanks;
+                for d in 0..9 {
+                    let mine = by_digit[d + 1][b];
+                    let (mut peers, mut m) = (0, mine);
+                    while m != 0 {
+                        peers |= BAND_PEERS[m.trailing_zeros() as usize];
+                        m &= m - 1;
+                    }
+                    // Within a band a column lies in one box, so `peers` sees every clash there;
+                    // a clash across bands loses its cell to the column rule and empties its row.
+                    let clash = peers & mine != 0;
+                    grid.cand[3 * d + b] = if clash { 0 } else { (FULL_BAND & !given & !peers) | mine };
+                }
+            }
+            grid
+        }
+
+        /// A grid whose 81 cells (reading order) have the candidates `mask(i)` (bit d: digit
+        /// d + 1), every cell open: propagation fixes the cells left with one candidate.
+        pub fn from_candidates(mask: impl Fn(usize) -> u16) -> Grid {
+            let mut grid = Grid { cand: [0; 32], ..Grid::empty() };
+            for i in 0..81 {
+                let mut m = mask(i);
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    grid.cand[3 * d + i / 27] |= 1 << (i % 27);
+                }
+            }
+            grid
+        }
+
+        /// Takes `cells` out of every digit of band `b`, marking the digits that had one dirty.
+        #[inline(always)]
+        fn clear_cells(&mut self, b: usize, cells: u32) {
+            let mut hit = 0;
+            for d in 0..9 {
+                let c = self.cand[3 * d + b];
+                self.cand[3 * d + b] = c & !cells;
+                hit |= u32::from(c & cells != 0) << (3 * d);
+            }
+            self.dirty |= hit << b;
+        }
+
+        /// Puts digit `d` in bit `i` of band `b` (a guess): the cell's other digits and the
+        /// digit's other places in its row and box go; the update loop does the rest.
+        pub fn assign(&mut self, d: usize, b: usize, i: u32) {
+            let bit = 1u32 << i;
+            let own = self.cand[3 * d + b];
+            self.clear_cells(b, bit);
+            self.cand[3 * d + b] = (own & !BAND_PEERS[i as usize]) | bit;
+            self.dirty |= 1 << (3 * d + b);
+        }
+
+        /// Takes digit `d` out of bit `i` of band `b` (the other side of a guess).
+        pub fn eliminate(&mut self, d: usize, b: usize, i: u32) {
+            self.cand[3 * d + b] &= !(1 << i);
+            self.dirty |= 1 << (3 * d + b);
+        }
+
+        /// The update loop: runs until no digit-band is dirty.
+        fn update(&mut self) -> Result<(), Contradiction> {
+            while self.dirty != 0 {
+                // The digit-bands dirty now are one batch, and what they dirty waits for the next
+                // batch, so choosing the next one never waits on this one's table lookups and the
+                // visits overlap. Against always taking the lowest dirty one: serg 0.89x the time,
+                // forum hardest 0.95x, 17-clue 1.01x (10% more visits there, mostly hidden).
+                let mut batch = std::mem::take(&mut self.dirty);
+                self.unchecked |= batch;
+                self.uncounted |= batch;
+                while batch != 0 {
+                    let k = batch.trailing_zeros() as usize;
+                    batch &= batch - 1;
+                    self.dirty &= !(1 << k);
+                    self.update_one(k)?;
+                }
+            }
+            Ok(())
+        }
+
+        /// One digit-band of the update loop: `k` is `3 * d + b`.
+        #[inline(always)]
+        fn update_one(&mut self, k: usize) -> Result<(), Contradiction> {
+            // The masks by 31 and 0x1FF cost less than the bounds checks they remove.
+            let k = k & 31;
+            let before = self.cand[k];
+            let pattern = SEGMENTS[(before & 0x1FF) as usize]
+                | SEGMENTS[((before >> 9) & 0x1FF) as usize] << 3
+                | SEGMENTS[((before >> 18) & 0x1FF) as usize] << 6;
+            let s = before & KEEP[(pattern & 0x1FF) as usize];
+            if s == 0 {
                 return Err(Contradiction);
             }
-            let lone_columns = (col_once & !col_twice) * LANES16;
-            for (b, found) in cells.iter().enumerate() {
-                let mut todo = (found | (self.cand[4 * d + b] & lone_columns)) & self.open[b];
-                while todo != 0 {
-                    let i = todo.trailing_zeros();
-                    todo &= todo - 1;
-                    self.place(d, b, i)?;
+            self.cand[k] = s;
+            let locked = LOCKED[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
+            let [o1, o2] = OTHER_SLOTS[k];
+            let (o1, o2) = (usize::from(o1) & 31, usize::from(o2) & 31);
+            let (c1, c2) = (self.cand[o1], self.cand[o2]);
+            self.cand[o1] = c1 & !locked;
+            self.cand[o2] = c2 & !locked;
+            self.dirty |= u32::from(c1 & locked != 0) << o1 | u32::from(c2 & locked != 0) << o2;
+            // A row's one place left is its digit's cell; it is new while the cell is open
+            // (a cell fixed to another digit is no longer among this digit's places).
+            let sole = u32::from(SOLE[(s & 0x1FF) as usize])
+                | u32::from(SOLE[((s >> 9) & 0x1FF) as usize]) << 9
+                | u32::from(SOLE[((s >> 18) & 0x1FF) as usize]) << 18;
+            let b = k % 3;
+            let cells = sole & self.open[b];
+            if cells != 0 {
+                self.open[b] &= !cells;
+                self.clear_cells(b, cells);
+                self.cand[k] = s;
+                self.dirty &= !(1 << k);
+            }
+            Ok(())
+        }
+
+        /// Update loop and naked singles until neither finds anything.
+        pub fn propagate(&mut self) -> Result<Settled, Contradiction> {
+            loop {
+                self.update()?;
+                if self.open == [0; 3] {
+                    return Ok(Settled::Solved);
+                }
+                let mut placed = false;
+                // A band the update loop has not looked at since it was last counted is as it was.
+                let uncounted = std::mem::take(&mut self.uncounted);
+                let [one, two, three] = count_bands(&self.cand);
+                for b in 0..3 {
+                    if uncounted & (0x124_9249 << b) == 0 {
+                        continue;
+                    }
+                    let open = self.open[b];
+                    let (one, two, three) = (one[b], two[b], three[b]);
+                    if open & !one != 0 {
+                        return Err(Contradiction);
+                    }
+                    self.pairs[b] = open & two & !three;
+                    let singles = open & !two;
+                    if singles == 0 {
+                        continue;
+                    }
                     placed = true;
+                    for d in 0..9 {
+                        self.place_cells(d, b, self.cand[3 * d + b] & singles);
+                    }
+                }
+                if !placed {
+                    placed = self.column_singles()?;
+                }
+                if !placed {
+                    return Ok(Settled::Open);
                 }
             }
         }
-        Ok(placed)
-    }
 
-    /// Locked candidates: a digit whose places in a box lie in one row or one column leaves
-    /// the rest of that line, and one whose places in a row or column lie in one box leaves
-    /// the rest of that box. True when any place went (the next pass looks for singles).
-    fn locked_candidates(&mut self, d: usize) -> bool {
-        const NIBBLE_LOW: u64 = 0x1111_1111_1111_1111;
-        const NIBBLE_REST: u64 = 0x7777_7777_7777_7777;
-        const LANE_LOW_NIBBLE: u64 = 0x000F_000F_000F_000F;
-        let mut changed = false;
-        {
-            let mut per_band = [0u64; 4];
-            for (b, once_here) in per_band.iter_mut().enumerate() {
-                let x = self.cand[4 * d + b];
-                // Bit 16 * r + 4 * j set when row r of the band meets box j in a place.
-                let seg = ((((x & NIBBLE_REST) + NIBBLE_REST) | x) >> 3) & NIBBLE_LOW;
-                // A row with one such segment claims its box: the box's other rows lose it.
-                let row_count = (seg + (seg >> 4) + (seg >> 8) + (seg >> 12)) & LANE_LOW_NIBBLE;
-                let t = row_count ^ LANES16;
-                let row_one = !((t + 0x0007_0007_0007_0007) | t) & 0x0008_0008_0008_0008;
-                let claims = seg & ((row_one >> 3) * 0x1111);
-                let claimed_boxes = (claims | claims >> 16 | claims >> 32 | claims >> 48) & 0xFFFF;
-                let mut drop = ((claimed_boxes * LANES16) & !claims) * 0xF;
-                // A box with one such segment points along its row: the row's other boxes
-                // lose it.
-                let box_count = (seg + (seg >> 16) + (seg >> 32) + (seg >> 48)) & 0xFFFF;
-                let u = box_count ^ 0x1111;
-                let box_one = !((((u & 0x7777) + 0x7777) | u) & 0x8888) & 0x8888;
-                let points = seg & ((box_one >> 3) * LANES16);
-                let rows = (nonzero_lanes(points) >> 15) * 0xFFFF;
-                drop |= rows & !(points * 0xF);
-                let kept = x & !drop;
-                if kept != x {
-                    self.cand[4 * d + b] = kept;
-                    changed = true;
-                }
-                *once_here = (kept | kept >> 16 | kept >> 32 | kept >> 48) & 0xFFFF;
+        /// Digit `d` goes in `cells` of band `b` (singles found by counting): its other places in
+        /// their rows and boxes go, and the update loop does the rest. Two cells in one row or box
+        /// take each other out; the next counting pass reports them as empty.
+        fn place_cells(&mut self, d: usize, b: usize, mut cells: u32) {
+            if cells == 0 {
+                return;
             }
-            // Columns: a box whose places lie in one column takes that column from the other
-            // bands; a column whose places lie in one band takes the box's other columns.
-            let all = per_band[0] | per_band[1] | per_band[2] | per_band[3];
-            for b in 0..4 {
-                let once = per_band[b];
-                let elsewhere = per_band.iter().enumerate().fold(0, |m, (o, &c)| if o == b { m } else { m | c });
-                let only_here = once & !elsewhere;
-                let box_keep = !((nonzero_nibbles(only_here) >> 3) * 0xF) | only_here;
-                let lone = !nonzero_nibbles(once & once.wrapping_sub(0x1111)) & 0x8888;
-                let locked = once & ((lone >> 3) * 0xF) & all;
-                let x = self.cand[4 * d + b];
-                let kept = x & ((box_keep & 0xFFFF) * LANES16);
-                if kept != x {
-                    self.cand[4 * d + b] = kept;
-                    changed = true;
+            let mut peers = 0;
+            while cells != 0 {
+                peers |= BAND_PEERS[cells.trailing_zeros() as usize];
+                cells &= cells - 1;
+            }
+            self.cand[3 * d + b] &= !peers;
+            self.dirty |= 1 << (3 * d + b);
+        }
+
+        /// Hidden singles in columns: a digit with one place left in a column that it has not
+        /// been fixed in. True when it placed any.
+        fn column_singles(&mut self) -> Result<bool, Contradiction> {
+            let mut placed = false;
+            // One bit (3 * d) for each digit with a band the update loop has looked at since.
+            let mut digits = std::mem::take(&mut self.unchecked);
+            digits = (digits | digits >> 1 | digits >> 2) & 0x124_9249;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize / 3;
+                digits &= digits - 1;
+                let (mut once, mut twice, mut done) = (0u32, 0u32, 0u32);
+                for b in 0..3 {
+                    let c = self.cand[3 * d + b];
+                    let (r0, r1, r2) = (c & 0x1FF, (c >> 9) & 0x1FF, c >> 18);
+                    twice |= (once & (r0 | r1 | r2)) | (r0 & r1) | (r0 & r2) | (r1 & r2);
+                    once |= r0 | r1 | r2;
+                    let f = c & !self.open[b];
+                    done |= f | f >> 9 | f >> 18;
                 }
-                if locked & elsewhere != 0 {
-                    for o in (0..4).filter(|&o| o != b) {
-                        let y = self.cand[4 * d + o];
-                        if y & (locked * LANES16) != 0 {
-                            self.cand[4 * d + o] = y & !(locked * LANES16);
-                            changed = true;
-                        }
+                if once & 0x1FF != 0x1FF {
+                    return Err(Contradiction);
+                }
+                let columns = once & !twice & !done & 0x1FF;
+                if columns == 0 {
+                    continue;
+                }
+                placed = true;
+                let cells = columns | columns << 9 | columns << 18;
+                for b in 0..3 {
+                    self.place_cells(d, b, self.cand[3 * d + b] & cells);
+                }
+            }
+            Ok(placed)
+        }
+
+        /// The first digit that bit `i` of band `b` still allows.
+        fn first_digit(&self, b: usize, i: u32) -> usize {
+            // All nine looked at with no early exit (whose branch mispredicts); none gives 0.
+            let digits = (0..9).fold(0u32, |m, d| m | (self.cand[3 * d + (b & 3)] >> i & 1) << d);
+            digits.trailing_zeros() as usize % 32
+        }
+
+        /// The guess on a canvas board: the first cell with two candidates of the band with the
+        /// most open cells (else as `pick`). The rule `pick` uses instead is no better on 10,000
+        /// random canvases and worse on the bundled ones (worst 1.1 ms against 0.8 ms).
+        pub fn pick_in_widest_band(&self) -> (usize, usize, u32) {
+            let pairs = &self.pairs;
+            let widest = (0..3).filter(|&b| pairs[b] != 0).max_by_key(|&b| (self.open[b].count_ones(), 3 - b));
+            match widest {
+                Some(b) => {
+                    let i = pairs[b].trailing_zeros();
+                    (self.first_digit(b, i), b, i)
+                }
+                None => self.pick(),
+            }
+        }
+
+        /// The guess: (digit, band, bit). A cell with two candidates when there is one (either
+        /// way leaves a single): of the first eight such cells, the one that sees the most open
+        /// cells in its row, box and column, so its guess reaches the most. Paired against the
+        /// first such cell of the band with the most open cells: forum hardest 0.80x the time,
+        /// top1465 0.84x, 17-clue 0.96x, but serg (many solutions) 1.09x; looking at every such
+        /// cell rather than eight gained nothing. Else, of the first open cell of each band, the
+        /// one with the fewest candidates (looking further, for a digit with two places in a unit,
+        /// made forum-hardest-1106 search half again as many nodes).
+        fn pick(&self) -> (usize, usize, u32) {
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU has just been seen to have the instruction.
+                return unsafe { self.pick_popcnt() };
+            }
+            self.pick_body()
+        }
+
+        /// `pick` compiled with the popcount instruction, which a judge's plain `-O` leaves out.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt")]
+        unsafe fn pick_popcnt(&self) -> (usize, usize, u32) {
+            self.pick_body()
+        }
+
+        /// `pick` itself; its cell scores are one popcount each (forum hardest 0.98x the time and
+        /// serg 0.96x with the instruction).
+        #[inline(always)]
+        fn pick_body(&self) -> (usize, usize, u32) {
+            let mut widest = None;
+            let mut most_seen = 0;
+            let mut budget = 8;
+            for (b, &pairs) in self.pairs.iter().enumerate() {
+                let mut m = pairs;
+                while m != 0 && budget > 0 {
+                    budget -= 1;
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let column = 0x40201 << (i % 9);
+                    let [o1, o2] = OTHER_BANDS[b];
+                    // One count over one word: without a popcount instruction (a judge's plain
+                    // `-O`), each count is a dozen instructions.
+                    let seen = (u64::from(self.open[b] & BAND_PEERS[i as usize])
+                        | u64::from(self.open[o1] & column) << 27
+                        | u64::from(self.open[o2] & column) << 28)
+                        .count_ones();
+                    if widest.is_none() || seen > most_seen {
+                        most_seen = seen;
+                        widest = Some((b, i));
                     }
                 }
             }
-        }
-        if changed {
-            self.dirty |= 1 << d;
-        }
-        changed
-    }
-
-    /// The guess (digit, band, bit) when no cell has two candidates: a digit with two
-    /// places left in a row or box, else the open cell with the fewest candidates.
-    fn pick(&self) -> (usize, usize, u32) {
-        let mut first = [[(0, 0, 0); 2]; 1];
-        if self.two_place_units(&mut first) == 1 {
-            return first[0][0];
-        }
-        let (b, i) = self.fewest_candidates();
-        (self.cell_digits(b, i).trailing_zeros() as usize, b, i)
-    }
-
-    /// The row, box and column (as masks of one band) of bit `i`.
-    fn units_of(i: u32) -> (u64, u64, u64) {
-        (0xFFFF << (i / 16 * 16), 0x000F_000F_000F_000F << (i % 16 / 4 * 4), LANES16 << (i % 16))
-    }
-
-    /// The open cell with the fewest candidates (band, bit), the first in reading order.
-    fn fewest_candidates(&self) -> (usize, u32) {
-        let mut best = (u32::MAX, 0, 0);
-        for b in 0..4 {
-            let mut open = self.open[b];
-            while open != 0 {
+            if let Some((b, i)) = widest {
+                return (self.first_digit(b, i), b, i);
+            }
+            let mut best = (u32::MAX, 0, 0);
+            for (b, &open) in self.open.iter().enumerate() {
+                if open == 0 {
+                    continue;
+                }
                 let i = open.trailing_zeros();
-                open &= open - 1;
-                let n = self.cell_digits(b, i).count_ones();
+                let n = (0..9).map(|d| self.cand[3 * d + b] >> i & 1).sum::<u32>();
                 if n < best.0 {
                     best = (n, b, i);
                 }
             }
+            let (_, b, i) = best;
+            (self.first_digit(b, i), b, i)
         }
-        (best.1, best.2)
-    }
 
-    /// The values (1-16) of a solved grid, in reading order.
-    fn write_values(&self, out: &mut [u8; 256]) {
-        for b in 0..4 {
-            for d in 0..16 {
-                let mut m = self.cand[4 * d + b];
-                while m != 0 {
-                    out[64 * b + m.trailing_zeros() as usize] = d as u8 + 1;
-                    m &= m - 1;
+        /// The digits of a solved grid, in reading order, as ASCII.
+        pub fn write_digits(&self, out: &mut [u8; 81]) {
+            #[cfg(target_arch = "x86_64")]
+            self.write_digits_vector(out);
+            #[cfg(not(target_arch = "x86_64"))]
+            self.write_digits_plain(out);
+        }
+
+        /// `write_digits` cell by cell, for every target but x86-64.
+        #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+        fn write_digits_plain(&self, out: &mut [u8; 81]) {
+            for b in 0..3 {
+                for d in 0..9 {
+                    let mut m = self.cand[3 * d + b];
+                    while m != 0 {
+                        out[27 * b + m.trailing_zeros() as usize] = b'1' + d as u8;
+                        m &= m - 1;
+                    }
                 }
             }
         }
-    }
-}
 
-/// Depth-first search on a 16x16 grid, as `search9`: the first candidate of the picked cell
-/// goes there (recursively), or it does not (this loop).
-fn search16(grid: &mut Grid16, hunt: &mut Hunt<256>) {
-    loop {
-        // A search that has needed this many guesses is on a hard grid: from here on it
-        // probes every digit with two places in a row or box too, dearer per guess but
-        // cutting such trees several times over.
-        let thorough = guess_budget(hunt.cap) - hunt.guesses >= THOROUGH_AFTER;
-        let (d, b, i) = match grid.propagate(thorough) {
-            Err(Contradiction) => return,
-            Ok(Settled16::Solved) => {
-                hunt.found += 1;
-                if hunt.first.is_none() {
-                    let mut values = [0u8; 256];
-                    grid.write_values(&mut values);
-                    hunt.first = Some(values);
+        /// `write_digits` with SSE2 (about a quarter of the instructions): per band, the four
+        /// bits of every cell's digit as four 27-bit planes, each spread to one byte a cell.
+        #[cfg(target_arch = "x86_64")]
+        fn write_digits_vector(&self, out: &mut [u8; 81]) {
+            // Each band's two 16-byte stores reach 5 bytes past it; the next band's overwrite
+            // them, and the last band's land in the spare room.
+            let mut padded = [0u8; 96];
+            for b in 0..3 {
+                let mut planes = [0u32; 4];
+                for d in 0..9 {
+                    for (j, plane) in planes.iter_mut().enumerate() {
+                        if (d + 1) >> j & 1 != 0 {
+                            *plane |= self.cand[3 * d + b];
+                        }
+                    }
                 }
+                // SAFETY: SSE2 is part of every x86-64 target; both unaligned stores lie within
+                // `padded` (27 * b + 32 <= 86).
+                unsafe {
+                    use std::arch::x86_64::*;
+                    // Byte k tests bit k % 8 of the byte of the plane it was spread from.
+                    let bit = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+                    let (mut low, mut high) = (_mm_set1_epi8(b'0' as i8), _mm_set1_epi8(b'0' as i8));
+                    for (j, &plane) in planes.iter().enumerate() {
+                        let x = _mm_cvtsi32_si128(plane as i32);
+                        let x = _mm_unpacklo_epi8(x, x);
+                        let x = _mm_unpacklo_epi16(x, x);
+                        // Plane bytes 0 and 1, each eight times; then bytes 2 and 3.
+                        let (l, h) = (_mm_unpacklo_epi32(x, x), _mm_unpackhi_epi32(x, x));
+                        let weight = _mm_set1_epi8(1 << j);
+                        let set = |v| _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(v, bit), bit), weight);
+                        low = _mm_add_epi8(low, set(l));
+                        high = _mm_add_epi8(high, set(h));
+                    }
+                    _mm_storeu_si128(padded.as_mut_ptr().add(27 * b) as *mut __m128i, low);
+                    _mm_storeu_si128(padded.as_mut_ptr().add(27 * b + 16) as *mut __m128i, high);
+                }
+            }
+            out.copy_from_slice(&padded[..81]);
+        }
+    }
+
+    /// The cells of each band of a 9x9 grid (`cand[3 * d + b]`, slots 27-31 empty) with at least
+    /// one, two and three candidates (lane 3 is not a band). SSE2 counts the three bands at once,
+    /// each load taking one digit's three masks side by side (forum hardest 0.99x the time).
+    #[cfg(target_arch = "x86_64")]
+    pub fn count_bands(cand: &[u32; 32]) -> [[u32; 4]; 3] {
+        use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128};
+        // SAFETY: SSE2 is part of every x86-64 target; the load at slot 3 * d (d < 9) ends by
+        // slot 28, within the array.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            let (mut one, mut two, mut three) = (zero, zero, zero);
+            for d in 0..9 {
+                let m = _mm_loadu_si128(cand.as_ptr().add(3 * d).cast::<__m128i>());
+                three = _mm_or_si128(three, _mm_and_si128(two, m));
+                two = _mm_or_si128(two, _mm_and_si128(one, m));
+                one = _mm_or_si128(one, m);
+            }
+            std::mem::transmute::<[__m128i; 3], [[u32; 4]; 3]>([one, two, three])
+        }
+    }
+
+    /// `count_bands` in plain integers, for every other target; lane 3 counts slots 3 * d + 3, as
+    /// the vector loads do.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    pub fn count_bands_portable(cand: &[u32; 32]) -> [[u32; 4]; 3] {
+        let (mut one, mut two, mut three) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+        for d in 0..9 {
+            for b in 0..4 {
+                let m = cand[3 * d + b];
+                three[b] |= two[b] & m;
+                two[b] |= one[b] & m;
+                one[b] |= m;
+            }
+        }
+        [one, two, three]
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub use count_bands_portable as count_bands;
+
+    /// Depth-first search: the picked digit goes in the picked cell (recursively), or it does
+    /// not (this loop), so every solution is met exactly once.
+    pub fn search9(grid: &mut Grid, hunt: &mut Hunt<81>) {
+        loop {
+            match grid.propagate() {
+                Err(Contradiction) => return,
+                Ok(Settled::Solved) => {
+                    hunt.found += 1;
+                    if hunt.first.is_none() {
+                        let mut digits = [0u8; 81];
+                        grid.write_digits(&mut digits);
+                        hunt.first = Some(digits);
+                    }
+                    return;
+                }
+                Ok(Settled::Open) => {}
+            }
+            if hunt.guesses == 0 {
                 return;
             }
-            Ok(Settled16::Open(guess)) => guess,
-        };
-        if hunt.guesses == 0 {
-            return;
+            hunt.guesses -= 1;
+            let (d, b, i) = grid.pick();
+            let mut next = *grid;
+            next.assign(d, b, i);
+            search9(&mut next, hunt);
+            if hunt.found >= hunt.cap {
+                return;
+            }
+            grid.eliminate(d, b, i);
         }
-        hunt.guesses -= 1;
-        let mut next = *grid;
-        if next.place(d, b, i).is_ok() {
-            search16(&mut next, hunt);
-        }
-        if hunt.found >= hunt.cap {
-            return;
-        }
-        grid.eliminate(d, b, i);
+    }
+
+    /// The starting state of an 81-cell puzzle line as the vector reader (`Grid::from_line`) and
+    /// the plain one (`Grid::from_cells`) build it: candidate masks and open cells. They must be
+    /// equal; a test compares them on random lines.
+    #[allow(dead_code)]
+    pub fn line_reader_states(cells: &[u8]) -> [([u32; 32], [u32; 3]); 2] {
+        let (vector, plain) = (Grid::from_line(cells), Grid::from_cells(cells, cell_value));
+        [(vector.cand, vector.open), (plain.cand, plain.open)]
+    }
+
+    /// A filled 9x9 grid (81 ASCII digits) written back by the vector writer
+    /// (`Grid::write_digits_vector`) and by the plain one. A test compares the two.
+    #[allow(dead_code)]
+    pub fn solution_writers(filled: &[u8]) -> [[u8; 81]; 2] {
+        let grid = Grid::from_line(filled);
+        let (mut vector, mut plain) = ([0u8; 81], [0u8; 81]);
+        grid.write_digits(&mut vector);
+        grid.write_digits_plain(&mut plain);
+        [vector, plain]
+    }
+
+    /// Solves or counts a 9x9 grid; the first solution comes back in ASCII.
+    pub fn fast9(mut grid: Grid, cap: u64) -> Option<(u64, Option<[u8; 81]>)> {
+        let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
+        search9(&mut grid, &mut hunt);
+        // Out of guesses before the search ended: the caller hands the puzzle to the SAT engine.
+        (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
     }
 }
 
-/// Solves or counts a 16x16 puzzle of 256 values (1-16, 0 = blank); `None` when the search
-/// ran out of guesses and the SAT engine must answer.
-fn fast16(givens: &[u8], cap: u64) -> Option<(u64, Option<[u8; 256]>)> {
-    let Ok(mut grid) = Grid16::from_givens(givens) else {
-        return Some((0, None));
+#[cfg(not(without = "canvas"))]
+mod canvas {
+    //! Canvases on coupled 9x9 boards. Every grid of a canvas is a fast 9x9 board of its own,
+    //! and a box that two grids share is kept the same in both: after each board settles, the
+    //! shared box's digit masks are intersected and both boards get what is left, until no box
+    //! changes. A guess is a cell of one board. The search solves or tells unique (caps up to
+    //! 2, what the generator asks) within a guess budget; past it, or for larger counts, the SAT
+    //! engine answers, whose learnt clauses keep sparse canvases from thrashing.
+
+    use super::*;
+
+    /// The boxes two grids of a canvas share within one band of each: the first grid's band
+    /// `a` (grid, band) and the second's `b`, the first's cells of those boxes (`cells`), and
+    /// `shift`, how many bit places a cell's bit moves up from the second band's mask to the
+    /// first's (three times the difference of the box columns, the same for every box the two
+    /// grids share; negative: down).
+    #[derive(Clone, Copy)]
+    struct SharedBoxes {
+        a: (usize, usize),
+        b: (usize, usize),
+        cells: u32,
+        shift: i32,
+    }
+
+    /// The cells of the first box of a band.
+    const BOX0: u32 = 7 | 7 << 9 | 7 << 18;
+
+    /// Guesses a canvas search may make before the SAT engine takes over.
+    const CANVAS_GUESSES: u64 = 256;
+
+    /// The boxes that the grids with these top-left corners share, each pair of grids once, one
+    /// entry per pair of bands (a flower's 46 shared boxes are 20 entries).
+    fn shared_boxes(corners: &[(usize, usize)]) -> Vec<SharedBoxes> {
+        let mut out: Vec<SharedBoxes> = Vec::new();
+        for (ga, &(ta, la)) in corners.iter().enumerate() {
+            for (gb, &(tb, lb)) in corners.iter().enumerate().skip(ga + 1) {
+                for (band, box_column) in (0..9).map(|k| (k / 3, k % 3)) {
+                    let (r, c) = (ta + 3 * band, la + 3 * box_column);
+                    if (tb..tb + 9).contains(&r) && (lb..lb + 9).contains(&c) {
+                        let b = (gb, (r - tb) / 3);
+                        let shift = 3 * box_column as i32 - (c - lb) as i32;
+                        let cells = BOX0 << (3 * box_column);
+                        match out.iter_mut().find(|s| s.a == (ga, band) && s.b == b) {
+                            Some(boxes) => boxes.cells |= cells,
+                            None => out.push(SharedBoxes { a: (ga, band), b, cells, shift }),
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `mask` moved `shift` bits toward the high end (toward the low end when negative).
+    fn shifted(mask: u32, shift: i32) -> u32 {
+        if shift >= 0 {
+            mask << shift
+        } else {
+            mask >> -shift
+        }
+    }
+
+    /// Intersects the candidates of every shared box on both boards, for the digits whose
+    /// masks changed there (`changes[g]`: bit `3 * d + b` when digit `d + 1` changed in band `b`
+    /// of board `g`); true when any board lost one.
+    fn exchange(boards: &mut [Grid], shared: &[SharedBoxes], changes: &[u32]) -> bool {
+        let mut any = false;
+        for link in shared {
+            let ((ga, ba), (gb, bb)) = (link.a, link.b);
+            let mut digits = (changes[ga] >> ba | changes[gb] >> bb) & EVERY_THIRD;
+            if digits == 0 {
+                continue;
+            }
+            let (mut lost_a, mut lost_b) = (0u32, 0u32);
+            while digits != 0 {
+                let at = digits.trailing_zeros();
+                digits &= digits - 1;
+                let (ia, ib) = (at as usize + ba, at as usize + bb);
+                // Both sides in the first band's places: bits a shift carries past a row's end
+                // land outside the shared boxes, and the mask drops them.
+                let x = boards[ga].cand[ia] & link.cells;
+                let y = shifted(boards[gb].cand[ib], link.shift) & link.cells;
+                let both = x & y;
+                boards[ga].cand[ia] &= !(x ^ both);
+                boards[gb].cand[ib] &= !shifted(y ^ both, -link.shift);
+                lost_a |= u32::from(both != x) << at;
+                lost_b |= u32::from(both != y) << at;
+            }
+            boards[ga].dirty |= lost_a << ba;
+            boards[gb].dirty |= lost_b << bb;
+            any |= lost_a | lost_b != 0;
+        }
+        any
+    }
+
+    /// Bit `3 * d` for each digit: the first band's bits of a digit-band mask.
+    const EVERY_THIRD: u32 = 0x124_9249;
+
+    /// Settles every board and the boxes they share. `None`: solved; else the board to guess in:
+    /// of the boards with a cell with two candidates (else of all boards still open), the one with
+    /// the most open cells, whose guess reaches furthest (on the bundled canvases, under half the
+    /// guesses of taking the first such board). A board nothing has touched since it last settled
+    /// is as it was, and is not settled again; shared boxes are compared only for the digits that
+    /// changed on either side (the comparisons had been a quarter of the time of the slowest
+    /// canvases). `changes` is scratch space, one word per board.
+    fn settle_boards(
+        boards: &mut [Grid],
+        shared: &[SharedBoxes],
+        changes: &mut [u32],
+    ) -> Result<Option<usize>, Contradiction> {
+        loop {
+            for (board, changed) in boards.iter_mut().zip(changes.iter_mut()) {
+                // What was changed outside propagation is still marked dirty.
+                *changed = board.dirty;
+                if board.dirty | board.uncounted | board.unchecked != 0 {
+                    let before = board.cand;
+                    board.propagate()?;
+                    *changed |= (0..27).fold(0, |m, k| m | u32::from(before[k] != board.cand[k]) << k);
+                }
+            }
+            if !exchange(boards, shared, changes) {
+                break;
+            }
+        }
+        let mut guess = None;
+        let mut best = (false, 0);
+        for (g, board) in boards.iter().enumerate() {
+            if board.open != [0; 3] {
+                let rank = (board.pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
+                if guess.is_none() || rank > best {
+                    guess = Some(g);
+                    best = rank;
+                }
+            }
+        }
+        Ok(guess)
+    }
+
+    /// What a canvas search collects: as `Hunt`, with the first solution as solved boards.
+    struct BoardHunt {
+        found: u64,
+        cap: u64,
+        first: Option<Vec<Grid>>,
+        guesses: u64,
+        /// Scratch for `settle_boards`.
+        changes: Vec<u32>,
+    }
+
+    fn search_boards(boards: &mut [Grid], shared: &[SharedBoxes], hunt: &mut BoardHunt) {
+        loop {
+            let g = match settle_boards(boards, shared, &mut hunt.changes) {
+                Err(Contradiction) => return,
+                Ok(None) => {
+                    hunt.found += 1;
+                    if hunt.first.is_none() {
+                        hunt.first = Some(boards.to_vec());
+                    }
+                    return;
+                }
+                Ok(Some(guess)) => guess,
+            };
+            if hunt.guesses == 0 {
+                return;
+            }
+            hunt.guesses -= 1;
+            let (d, b, i) = boards[g].pick_in_widest_band();
+            let mut next = boards.to_vec();
+            next[g].assign(d, b, i);
+            search_boards(&mut next, shared, hunt);
+            // Out of guesses, the subtree may not be exhausted: its guess is not refuted.
+            if hunt.found >= hunt.cap || hunt.guesses == 0 {
+                return;
+            }
+            boards[g].eliminate(d, b, i);
+        }
+    }
+
+    /// Solves or counts (up to `cap`) a canvas on coupled boards. `Err`: the search ran out of
+    /// guesses, or the count goes past 2; the SAT engine must answer, from the digits each cell
+    /// may still take once the boards have settled (bit d: digit d + 1).
+    pub fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
+        // The canvas cell index of each grid's 81 cells, in reading order.
+        let cells: Vec<[usize; 81]> = canvas
+            .grids
+            .iter()
+            .map(|&(top, left)| {
+                let mut at = [0usize; 81];
+                for (k, slot) in at.iter_mut().enumerate() {
+                    *slot = canvas.index[(top + k / 9) * canvas.width + left + k % 9] as usize;
+                }
+                at
+            })
+            .collect();
+        let mut boards: Vec<Grid> = cells
+            .iter()
+            .map(|at| {
+                let values: Vec<u8> = at.iter().map(|&i| givens[i]).collect();
+                Grid::from_cells(&values, |v| v)
+            })
+            .collect();
+        let shared = shared_boxes(&canvas.grids);
+        let mut changes = vec![0u32; boards.len()];
+        if settle_boards(&mut boards, &shared, &mut changes).is_err() {
+            return Ok((0, None));
+        }
+        let settled = |boards: &[Grid]| {
+            let mut start = vec![0u16; givens.len()];
+            for (board, at) in boards.iter().zip(&cells) {
+                for (k, &i) in at.iter().enumerate() {
+                    let (b, bit) = (k / 27, k % 27);
+                    start[i] = (0..9).fold(0, |m, d| m | ((board.cand[3 * d + b] >> bit & 1) as u16) << d);
+                }
+            }
+            start
+        };
+        if cap > 2 {
+            return Err(settled(&boards));
+        }
+        let root = boards.clone();
+        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES, changes };
+        search_boards(&mut boards, &shared, &mut hunt);
+        if hunt.guesses == 0 && hunt.found < cap {
+            // The boards left at the top of the search lack only what exhausted subtrees refuted:
+            // the SAT engine starts from them, unless a solution was found there (it must be
+            // counted again).
+            return Err(settled(if hunt.found == 0 { &boards } else { &root }));
+        }
+        let first = hunt.first.map(|solved| {
+            let mut values = vec![0u8; givens.len()];
+            for (board, at) in solved.iter().zip(&cells) {
+                let mut digits = [0u8; 81];
+                board.write_digits(&mut digits);
+                for (k, &i) in at.iter().enumerate() {
+                    values[i] = digits[k] - b'0';
+                }
+            }
+            values
+        });
+        Ok((hunt.found, first))
+    }
+}
+
+#[cfg(not(without = "sixteen"))]
+mod sixteen {
+    //! The 16x16 engine (POJ 3076). The state is 64 masks, one per digit and band (four rows of
+    //! 16 cells: exactly 64 bits), of the cells where the digit may still go, placed cells
+    //! included, so every unit keeps at least one place for each digit while the grid can still
+    //! be completed. It is copied whole on a guess (about half a kilobyte). Rules run until quiet:
+    //! naked singles from one bit-sliced counting pass over the 16 digits (which also finds the
+    //! cells with two candidates); hidden singles in rows, boxes and columns from lane tricks on
+    //! one digit's four band masks; then locked candidates. The last two look only at digits
+    //! whose places changed. Before each guess, the most promising cells with two candidates are
+    //! probed: each digit is tried and settled on a copy. A digit that fails is taken out with
+    //! no guess at all, and the guess is the cell whose two branches fix the most cells. On
+    //! minimal puzzles this takes a search from some 450 guesses to some 20, each dearer. A
+    //! search that still needs more than 64 guesses probes every digit with two places in a row
+    //! or box as well, which cuts the rare large trees several times over.
+
+    use super::*;
+
+    /// How many cells with two candidates are probed before a guess: fewer miss failing digits,
+    /// more cost more than the guesses they save (measured on minimal generated puzzles).
+    const PROBED_CELLS: usize = 8;
+
+    /// Digit-units with two places probed at most, once a search is thorough.
+    const PROBED_UNITS: usize = 64;
+
+    /// Guesses after which a 16x16 search probes thoroughly (see `search16`). Typical minimal
+    /// puzzles need some 20; the slowest bundled ones over a thousand.
+    const THOROUGH_AFTER: u64 = 64;
+
+    /// The lowest bit of each of the four rows of a band.
+    const LANES16: u64 = 0x0001_0001_0001_0001;
+    /// The highest bit of each row of a band.
+    const HIGH16: u64 = 0x8000_8000_8000_8000;
+
+    /// Bit 15 of each 16-bit lane that is not zero.
+    #[inline(always)]
+    fn nonzero_lanes(x: u64) -> u64 {
+        (((x & !HIGH16) + !HIGH16) | x) & HIGH16
+    }
+
+    /// Bit 3 of each 4-bit nibble (of a 16-bit mask) that is not zero.
+    #[inline(always)]
+    fn nonzero_nibbles(x: u64) -> u64 {
+        (((x & 0x7777) + 0x7777) | x) & 0x8888
+    }
+
+    /// For each of the 64 cells of a band, its row and its 4x4 box within the band.
+    const PEERS16: [u64; 64] = {
+        let mut t = [0u64; 64];
+        let mut i = 0;
+        while i < 64 {
+            let row = 0xFFFFu64 << (i / 16 * 16);
+            let bx = 0x000F_000F_000F_000Fu64 << (i % 16 / 4 * 4);
+            t[i] = row | bx;
+            i += 1;
+        }
+        t
     };
-    let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
-    search16(&mut grid, &mut hunt);
-    (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
+
+    /// The cells of each band (`cand[4 * d + b]`) with at least one, two and three candidates:
+    /// a bit-sliced count over the 16 digits. SSE2, the x86-64 baseline, counts two bands at once.
+    #[cfg(target_arch = "x86_64")]
+    pub fn count_candidates(cand: &[u64; 64]) -> [[u64; 4]; 3] {
+        use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_or_si128, _mm_setzero_si128};
+        // SAFETY: SSE2 is part of every x86-64 target; each load reads two of the 64 masks,
+        // 2 * 32 loads in all, within the array.
+        unsafe {
+            let p = cand.as_ptr().cast::<__m128i>();
+            let zero = _mm_setzero_si128();
+            let (mut one, mut two, mut three) = ([zero; 2], [zero; 2], [zero; 2]);
+            for d in 0..16 {
+                for h in 0..2 {
+                    let m = _mm_loadu_si128(p.add(2 * d + h));
+                    three[h] = _mm_or_si128(three[h], _mm_and_si128(two[h], m));
+                    two[h] = _mm_or_si128(two[h], _mm_and_si128(one[h], m));
+                    one[h] = _mm_or_si128(one[h], m);
+                }
+            }
+            let lanes = |v: [__m128i; 2]| std::mem::transmute::<[__m128i; 2], [u64; 4]>(v);
+            [lanes(one), lanes(two), lanes(three)]
+        }
+    }
+
+    /// `count_candidates` in plain integers, for every other target.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    pub fn count_candidates_portable(cand: &[u64; 64]) -> [[u64; 4]; 3] {
+        let (mut one, mut two, mut three) = ([0u64; 4], [0u64; 4], [0u64; 4]);
+        for d in 0..16 {
+            for b in 0..4 {
+                let m = cand[4 * d + b];
+                three[b] |= two[b] & m;
+                two[b] |= one[b] & m;
+                one[b] |= m;
+            }
+        }
+        [one, two, three]
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub use count_candidates_portable as count_candidates;
+
+    #[derive(Clone, Copy)]
+    struct Grid16 {
+        /// `cand[4 * d + b]`: the cells of band `b` (bit 16 * row + column) where digit `d + 1`
+        /// may go.
+        cand: [u64; 64],
+        /// Cells not yet fixed, per band.
+        open: [u64; 4],
+        /// Digits whose places changed since their hidden singles and locked candidates were
+        /// last looked for: only those can yield anything new.
+        dirty: u16,
+    }
+
+    /// What 16x16 rules leave: solved, or the open cells with two and three candidates.
+    enum Quiet16 {
+        Solved,
+        Open { pairs: [u64; 4] },
+    }
+
+    /// What probing found: a guess, a solved grid, or eliminations to settle first.
+    enum Probed {
+        Guess((usize, usize, u32)),
+        Solved,
+        Again,
+    }
+
+    /// What 16x16 propagation leaves for the search.
+    enum Settled16 {
+        Solved,
+        /// The guess: digit, band, bit.
+        Open((usize, usize, u32)),
+    }
+
+    impl Grid16 {
+        /// The grid of 256 givens (1-16, 0 = blank), or a contradiction when two clash.
+        fn from_givens(givens: &[u8]) -> Result<Grid16, Contradiction> {
+            let mut grid = Grid16 { cand: [!0; 64], open: [!0; 4], dirty: !0 };
+            for (i, &g) in givens.iter().enumerate().take(256) {
+                if g != 0 {
+                    grid.place(usize::from(g - 1), i / 64, (i % 64) as u32)?;
+                }
+            }
+            Ok(grid)
+        }
+
+        /// Puts digit `d` in bit `i` of band `b`: the cell's other digits go, and the digit's
+        /// other places in its row, column and box. A forced placement that the digit no longer
+        /// allows is a contradiction; one already made is nothing new.
+        #[inline(always)]
+        fn place(&mut self, d: usize, b: usize, i: u32) -> Result<(), Contradiction> {
+            self.place_where(d, b, i, false)
+        }
+
+        /// `place`, told whether `d` is the cell's only candidate (a naked single): then no other
+        /// digit has the cell to lose.
+        #[inline(always)]
+        fn place_where(&mut self, d: usize, b: usize, i: u32, only: bool) -> Result<(), Contradiction> {
+            let bit = 1u64 << i;
+            let own = self.cand[4 * d + b];
+            if own & bit == 0 {
+                return Err(Contradiction);
+            }
+            if self.open[b] & bit == 0 {
+                return Ok(());
+            }
+            self.open[b] &= !bit;
+            if !only {
+                for e in 0..16 {
+                    let m = self.cand[4 * e + b];
+                    self.dirty |= ((m >> i & 1) as u16) << e;
+                    self.cand[4 * e + b] = m & !bit;
+                }
+            }
+            self.dirty |= 1 << d;
+            let column = LANES16 << (i % 16);
+            for o in 0..4 {
+                self.cand[4 * d + o] &= !column;
+            }
+            self.cand[4 * d + b] = (own & !PEERS16[i as usize]) | bit;
+            Ok(())
+        }
+
+        /// Takes digit `d` out of bit `i` of band `b` (the other side of a guess).
+        pub fn eliminate(&mut self, d: usize, b: usize, i: u32) {
+            self.cand[4 * d + b] &= !(1 << i);
+            self.dirty |= 1 << d;
+        }
+
+        /// Naked and hidden singles until neither finds anything.
+        pub fn propagate(&mut self, thorough: bool) -> Result<Settled16, Contradiction> {
+            loop {
+                let pairs = match self.settle(true)? {
+                    Quiet16::Solved => return Ok(Settled16::Solved),
+                    Quiet16::Open { pairs } => pairs,
+                };
+                if pairs == [0; 4] {
+                    return Ok(Settled16::Open(self.pick()));
+                }
+                match self.probe(&pairs, thorough)? {
+                    Probed::Guess(guess) => return Ok(Settled16::Open(guess)),
+                    Probed::Solved => return Ok(Settled16::Solved),
+                    Probed::Again => {}
+                }
+            }
+        }
+
+        /// Naked singles, hidden singles and (with `locked`) locked candidates until none finds
+        /// anything; then the open cells with two candidates, per band.
+        fn settle(&mut self, locked: bool) -> Result<Quiet16, Contradiction> {
+            let mut locked_todo = 0u16;
+            loop {
+                if self.open == [0; 4] {
+                    return Ok(Quiet16::Solved);
+                }
+                let mut placed = false;
+                let mut pairs_of = [0u64; 4];
+                let [one, two, three] = count_candidates(&self.cand);
+                for (b, pairs) in pairs_of.iter_mut().enumerate() {
+                    let open = self.open[b];
+                    if open & !one[b] != 0 {
+                        return Err(Contradiction);
+                    }
+                    *pairs = open & two[b] & !three[b];
+                    let mut singles = open & !two[b];
+                    while singles != 0 {
+                        let i = singles.trailing_zeros();
+                        singles &= singles - 1;
+                        // The count was taken before this pass placed anything: a single whose
+                        // digit an earlier placement took has none left, so no digit is found and
+                        // `place` fails, rightly. (A cell it narrowed to one waits for the next.)
+                        let d = (0..16).find(|&d| self.cand[4 * d + b] >> i & 1 != 0).unwrap_or(0);
+                        self.place_where(d, b, i, true)?;
+                        placed = true;
+                    }
+                }
+                if placed {
+                    continue;
+                }
+                // Hidden singles and locked candidates depend on one digit's places alone, so
+                // only the digits that changed are looked at again. Locked candidates cost the
+                // most: they wait until hidden singles find nothing more.
+                let mut todo = std::mem::take(&mut self.dirty);
+                locked_todo |= todo;
+                while todo != 0 {
+                    let d = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    placed |= self.hidden_singles(d)?;
+                }
+                if placed {
+                    continue;
+                }
+                let mut todo = std::mem::take(&mut locked_todo);
+                let mut changed = false;
+                while todo != 0 {
+                    let d = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    if locked {
+                        changed |= self.locked_candidates(d);
+                    }
+                }
+                if !changed {
+                    return Ok(Quiet16::Open { pairs: pairs_of });
+                }
+            }
+        }
+
+        /// Probes the grid's two-way choices before a guess: the most promising cells with two
+        /// candidates and, when `thorough`, every digit with two places left in a row or box.
+        /// Both sides of a choice are tried, each settled on a copy without locked candidates
+        /// (probes are many; the cheaper rules find most). A side that fails is taken out at once
+        /// and the grid settled again; the guess is the choice whose two sides fix the most
+        /// cells, the side that fixes fewer first (the less constrained one is the likelier).
+        fn probe(&mut self, pairs: &[u64; 4], thorough: bool) -> Result<Probed, Contradiction> {
+            let mut ranked = [(0u32, 0usize, 0u32); PROBED_CELLS];
+            let mut n = 0;
+            for (b, &pairs) in pairs.iter().enumerate() {
+                let mut m = pairs;
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let score = self.pair_score(b, i);
+                    if n < PROBED_CELLS {
+                        ranked[n] = (score, b, i);
+                        n += 1;
+                    } else if let Some(w) = (0..n).min_by_key(|&k| ranked[k].0) {
+                        if ranked[w].0 < score {
+                            ranked[w] = (score, b, i);
+                        }
+                    }
+                }
+            }
+            // A choice is two placements (digit, band, bit) of which exactly one holds.
+            let mut choices = [[(0usize, 0usize, 0u32); 2]; PROBED_CELLS + PROBED_UNITS];
+            let mut k = 0;
+            for &(_, b, i) in &ranked[..n] {
+                let digits = self.cell_digits(b, i);
+                choices[k] = [(digits.trailing_zeros() as usize, b, i), (15 - digits.leading_zeros() as usize, b, i)];
+                k += 1;
+            }
+            if thorough {
+                k += self.two_place_units(&mut choices[k..]);
+            }
+            let mut best = None;
+            let mut best_score = 0u64;
+            let mut eliminated = false;
+            for sides in &choices[..k] {
+                // An earlier probe's elimination may have settled the choice; while both sides
+                // are still possible it is still two-way (a cell or unit can only lose places).
+                if sides.iter().any(|&(d, b, i)| (self.cand[4 * d + b] & self.open[b]) >> i & 1 == 0) {
+                    continue;
+                }
+                let before = self.open_cells();
+                let mut fixed = [0u64; 2];
+                let mut failed = None;
+                for (j, &(d, b, i)) in sides.iter().enumerate() {
+                    let mut g = *self;
+                    match g.place(d, b, i).and_then(|()| g.settle(false)) {
+                        Err(Contradiction) => {
+                            failed = Some((d, b, i));
+                            break;
+                        }
+                        Ok(Quiet16::Solved) => return Ok(Probed::Guess((d, b, i))),
+                        Ok(Quiet16::Open { .. }) => fixed[j] = before - g.open_cells(),
+                    }
+                }
+                if let Some((d, b, i)) = failed {
+                    self.eliminate(d, b, i);
+                    if let Quiet16::Solved = self.settle(true)? {
+                        return Ok(Probed::Solved);
+                    }
+                    // Scores taken before the elimination no longer compare.
+                    best = None;
+                    best_score = 0;
+                    eliminated = true;
+                    continue;
+                }
+                let score = (fixed[0] + 1) * (fixed[1] + 1);
+                if score > best_score {
+                    best_score = score;
+                    best = Some(if fixed[0] < fixed[1] { sides[0] } else { sides[1] });
+                }
+            }
+            Ok(match best {
+                Some(guess) => Probed::Guess(guess),
+                // Every probe since the last elimination was of a changed choice: look afresh.
+                None => {
+                    debug_assert!(eliminated, "the first choice either fails or scores");
+                    Probed::Again
+                }
+            })
+        }
+
+        /// Writes the digits with two open places left in a row or a box of a band, as choices,
+        /// into `out`; returns how many (at most `out.len()`).
+        fn two_place_units(&self, out: &mut [[(usize, usize, u32); 2]]) -> usize {
+            let mut k = 0;
+            for b in 0..4 {
+                let open = self.open[b];
+                for d in 0..16 {
+                    let x = self.cand[4 * d + b] & open;
+                    let rows = (0..4).map(|r| x & 0xFFFF << (16 * r));
+                    let boxes = (0..4).map(|j| x & 0x000F_000F_000F_000F << (4 * j));
+                    for unit in rows.chain(boxes) {
+                        if unit.count_ones() == 2 {
+                            if k == out.len() {
+                                return k;
+                            }
+                            out[k] = [(d, b, unit.trailing_zeros()), (d, b, 63 - unit.leading_zeros())];
+                            k += 1;
+                        }
+                    }
+                }
+            }
+            k
+        }
+
+        /// The digits still possible in bit `i` of band `b`, as a mask (bit d: digit d + 1).
+        fn cell_digits(&self, b: usize, i: u32) -> u16 {
+            (0..16).fold(0, |m, d| m | ((self.cand[4 * d + b] >> i & 1) as u16) << d)
+        }
+
+        fn open_cells(&self) -> u64 {
+            self.open.iter().map(|o| u64::from(o.count_ones())).sum()
+        }
+
+        /// How good a guess the cell with two candidates at bit `i` of band `b` is: the more
+        /// open cells around it and the fewer places its digits have there, the better.
+        fn pair_score(&self, b: usize, i: u32) -> u32 {
+            let (row, bx, column) = Grid16::units_of(i);
+            let open_column: u32 = (0..4).map(|o| (self.open[o] & column).count_ones()).sum();
+            let degree = (self.open[b] & (row | bx)).count_ones() + open_column;
+            let mut places = 0;
+            for d in 0..16 {
+                let x = self.cand[4 * d + b];
+                if x >> i & 1 != 0 {
+                    let open = x & self.open[b];
+                    places += (open & row).count_ones() + (open & bx).count_ones();
+                    places += (0..4).map(|o| (self.cand[4 * d + o] & self.open[o] & column).count_ones()).sum::<u32>();
+                }
+            }
+            1000 + 10 * degree - places
+        }
+
+        /// Digits with one place left in a row, box or column where they are not yet fixed go
+        /// there; a unit with no place left for a digit is a contradiction. True when any was
+        /// placed.
+        fn hidden_singles(&mut self, d: usize) -> Result<bool, Contradiction> {
+            let mut placed = false;
+            {
+                let mut cells = [0u64; 4];
+                let (mut col_once, mut col_twice) = (0u64, 0u64);
+                for (b, found) in cells.iter_mut().enumerate() {
+                    let x = self.cand[4 * d + b];
+                    if nonzero_lanes(x) != HIGH16 {
+                        return Err(Contradiction);
+                    }
+                    // Every row has a place, so the subtraction borrows within each row only;
+                    // a row with one place is left zero.
+                    let lone_rows = !nonzero_lanes(x & x.wrapping_sub(LANES16)) & HIGH16;
+                    *found = x & ((lone_rows >> 15) * 0xFFFF);
+                    let (r0, r1, r2, r3) = (x & 0xFFFF, x >> 16 & 0xFFFF, x >> 32 & 0xFFFF, x >> 48);
+                    let once = r0 | r1 | r2 | r3;
+                    let twice = (r0 & r1) | (r2 & r3) | ((r0 | r1) & (r2 | r3));
+                    if nonzero_nibbles(once) != 0x8888 {
+                        return Err(Contradiction);
+                    }
+                    // A box (a nibble of the band's columns) with one place: one column, used by
+                    // one row.
+                    let crowded = (once & (once - 0x1111)) | twice;
+                    let lone_boxes = !nonzero_nibbles(crowded) & 0x8888;
+                    let columns = once & ((lone_boxes >> 3) * 0xF);
+                    *found |= x & (columns * LANES16);
+                    col_twice |= (col_once & once) | twice;
+                    col_once |= once;
+                }
+                if col_once != 0xFFFF {
+                    return Err(Contradiction);
+                }
+                let lone_columns = (col_once & !col_twice) * LANES16;
+                for (b, found) in cells.iter().enumerate() {
+                    let mut todo = (found | (self.cand[4 * d + b] & lone_columns)) & self.open[b];
+                    while todo != 0 {
+                        let i = todo.trailing_zeros();
+                        todo &= todo - 1;
+                        self.place(d, b, i)?;
+                        placed = true;
+                    }
+                }
+            }
+            Ok(placed)
+        }
+
+        /// Locked candidates: a digit whose places in a box lie in one row or one column leaves
+        /// the rest of that line, and one whose places in a row or column lie in one box leaves
+        /// the rest of that box. True when any place went (the next pass looks for singles).
+        fn locked_candidates(&mut self, d: usize) -> bool {
+            const NIBBLE_LOW: u64 = 0x1111_1111_1111_1111;
+            const NIBBLE_REST: u64 = 0x7777_7777_7777_7777;
+            const LANE_LOW_NIBBLE: u64 = 0x000F_000F_000F_000F;
+            let mut changed = false;
+            {
+                let mut per_band = [0u64; 4];
+                for (b, once_here) in per_band.iter_mut().enumerate() {
+                    let x = self.cand[4 * d + b];
+                    // Bit 16 * r + 4 * j set when row r of the band meets box j in a place.
+                    let seg = ((((x & NIBBLE_REST) + NIBBLE_REST) | x) >> 3) & NIBBLE_LOW;
+                    // A row with one such segment claims its box: the box's other rows lose it.
+                    let row_count = (seg + (seg >> 4) + (seg >> 8) + (seg >> 12)) & LANE_LOW_NIBBLE;
+                    let t = row_count ^ LANES16;
+                    let row_one = !((t + 0x0007_0007_0007_0007) | t) & 0x0008_0008_0008_0008;
+                    let claims = seg & ((row_one >> 3) * 0x1111);
+                    let claimed_boxes = (claims | claims >> 16 | claims >> 32 | claims >> 48) & 0xFFFF;
+                    let mut drop = ((claimed_boxes * LANES16) & !claims) * 0xF;
+                    // A box with one such segment points along its row: the row's other boxes
+                    // lose it.
+                    let box_count = (seg + (seg >> 16) + (seg >> 32) + (seg >> 48)) & 0xFFFF;
+                    let u = box_count ^ 0x1111;
+                    let box_one = !((((u & 0x7777) + 0x7777) | u) & 0x8888) & 0x8888;
+                    let points = seg & ((box_one >> 3) * LANES16);
+                    let rows = (nonzero_lanes(points) >> 15) * 0xFFFF;
+                    drop |= rows & !(points * 0xF);
+                    let kept = x & !drop;
+                    if kept != x {
+                        self.cand[4 * d + b] = kept;
+                        changed = true;
+                    }
+                    *once_here = (kept | kept >> 16 | kept >> 32 | kept >> 48) & 0xFFFF;
+                }
+                // Columns: a box whose places lie in one column takes that column from the other
+                // bands; a column whose places lie in one band takes the box's other columns.
+                let all = per_band[0] | per_band[1] | per_band[2] | per_band[3];
+                for b in 0..4 {
+                    let once = per_band[b];
+                    let elsewhere = per_band.iter().enumerate().fold(0, |m, (o, &c)| if o == b { m } else { m | c });
+                    let only_here = once & !elsewhere;
+                    let box_keep = !((nonzero_nibbles(only_here) >> 3) * 0xF) | only_here;
+                    let lone = !nonzero_nibbles(once & once.wrapping_sub(0x1111)) & 0x8888;
+                    let locked = once & ((lone >> 3) * 0xF) & all;
+                    let x = self.cand[4 * d + b];
+                    let kept = x & ((box_keep & 0xFFFF) * LANES16);
+                    if kept != x {
+                        self.cand[4 * d + b] = kept;
+                        changed = true;
+                    }
+                    if locked & elsewhere != 0 {
+                        for o in (0..4).filter(|&o| o != b) {
+                            let y = self.cand[4 * d + o];
+                            if y & (locked * LANES16) != 0 {
+                                self.cand[4 * d + o] = y & !(locked * LANES16);
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+            if changed {
+                self.dirty |= 1 << d;
+            }
+            changed
+        }
+
+        /// The guess (digit, band, bit) when no cell has two candidates: a digit with two
+        /// places left in a row or box, else the open cell with the fewest candidates.
+        fn pick(&self) -> (usize, usize, u32) {
+            let mut first = [[(0, 0, 0); 2]; 1];
+            if self.two_place_units(&mut first) == 1 {
+                return first[0][0];
+            }
+            let (b, i) = self.fewest_candidates();
+            (self.cell_digits(b, i).trailing_zeros() as usize, b, i)
+        }
+
+        /// The row, box and column (as masks of one band) of bit `i`.
+        fn units_of(i: u32) -> (u64, u64, u64) {
+            (0xFFFF << (i / 16 * 16), 0x000F_000F_000F_000F << (i % 16 / 4 * 4), LANES16 << (i % 16))
+        }
+
+        /// The open cell with the fewest candidates (band, bit), the first in reading order.
+        fn fewest_candidates(&self) -> (usize, u32) {
+            let mut best = (u32::MAX, 0, 0);
+            for b in 0..4 {
+                let mut open = self.open[b];
+                while open != 0 {
+                    let i = open.trailing_zeros();
+                    open &= open - 1;
+                    let n = self.cell_digits(b, i).count_ones();
+                    if n < best.0 {
+                        best = (n, b, i);
+                    }
+                }
+            }
+            (best.1, best.2)
+        }
+
+        /// The values (1-16) of a solved grid, in reading order.
+        fn write_values(&self, out: &mut [u8; 256]) {
+            for b in 0..4 {
+                for d in 0..16 {
+                    let mut m = self.cand[4 * d + b];
+                    while m != 0 {
+                        out[64 * b + m.trailing_zeros() as usize] = d as u8 + 1;
+                        m &= m - 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Depth-first search on a 16x16 grid, as `search9`: the first candidate of the picked cell
+    /// goes there (recursively), or it does not (this loop).
+    fn search16(grid: &mut Grid16, hunt: &mut Hunt<256>) {
+        loop {
+            // A search that has needed this many guesses is on a hard grid: from here on it
+            // probes every digit with two places in a row or box too, dearer per guess but
+            // cutting such trees several times over.
+            let thorough = guess_budget(hunt.cap) - hunt.guesses >= THOROUGH_AFTER;
+            let (d, b, i) = match grid.propagate(thorough) {
+                Err(Contradiction) => return,
+                Ok(Settled16::Solved) => {
+                    hunt.found += 1;
+                    if hunt.first.is_none() {
+                        let mut values = [0u8; 256];
+                        grid.write_values(&mut values);
+                        hunt.first = Some(values);
+                    }
+                    return;
+                }
+                Ok(Settled16::Open(guess)) => guess,
+            };
+            if hunt.guesses == 0 {
+                return;
+            }
+            hunt.guesses -= 1;
+            let mut next = *grid;
+            if next.place(d, b, i).is_ok() {
+                search16(&mut next, hunt);
+            }
+            if hunt.found >= hunt.cap {
+                return;
+            }
+            grid.eliminate(d, b, i);
+        }
+    }
+
+    /// Solves or counts a 16x16 puzzle of 256 values (1-16, 0 = blank); `None` when the search
+    /// ran out of guesses and the SAT engine must answer.
+    pub fn fast16(givens: &[u8], cap: u64) -> Option<(u64, Option<[u8; 256]>)> {
+        let Ok(mut grid) = Grid16::from_givens(givens) else {
+            return Some((0, None));
+        };
+        let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
+        search16(&mut grid, &mut hunt);
+        (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
+    }
 }
