@@ -63,6 +63,7 @@ pub mod report;
 pub mod spool;
 pub mod streams;
 pub mod stress;
+pub mod submit;
 pub mod sudoku_check;
 pub mod verdict;
 

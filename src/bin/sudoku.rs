@@ -79,6 +79,13 @@ fn main() {
 
 /// The whole program: `args` without the program name; returns the exit status.
 pub fn run_main(args: Vec<std::ffi::OsString>) -> i32 {
+    // A judge passes no arguments: a tailored file reads none.
+    #[cfg(without = "cli")]
+    let mode = {
+        drop(args);
+        Mode::Solve
+    };
+    #[cfg(not(without = "cli"))]
     let mode = match parse_args(&args) {
         Ok(Ok(mode)) => mode,
         Ok(Err(text)) => {
@@ -135,6 +142,7 @@ pub enum Mode {
     /// Print the first solution found.
     Solve,
     /// Print the number of solutions, counting no further than the cap.
+    #[cfg(not(without = "cli"))]
     Count(u64),
 }
 
@@ -185,12 +193,15 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
     let mut solver = Solver::new();
     let cap = match mode {
         Mode::Solve => 1,
+        #[cfg(not(without = "cli"))]
         Mode::Count(cap) => cap,
     };
     // The givens of a puzzle line, kept between lines so that counting allocates once.
+    #[cfg(not(without = "nine"))]
     let mut givens = Vec::with_capacity(81);
     loop {
         // Files of puzzle lines are the big ones: their lines skip the general reader.
+        #[cfg(not(without = "nine"))]
         if let Some((case, line, cells)) = reader.next_plain_line() {
             let quick = fast9(Grid::from_line(cells), cap);
             if let (Mode::Solve, Some((_, Some(digits)))) = (mode, quick) {
@@ -234,14 +245,9 @@ fn report<W: Write, E: Write>(
     out: &mut W,
     notes: &mut E,
 ) -> Result<(), Failure> {
-    if n == 0 {
-        // Both engines reject clashing givens by themselves, so the clash is looked for (to
-        // explain it) only when there is no solution.
-        if let Some(c) = puzzle.first_conflict() {
-            let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
-        }
-    }
+    explain(puzzle, n, notes);
     match (mode, values) {
+        #[cfg(not(without = "cli"))]
         (Mode::Count(cap), _) => {
             if n == DEFAULT_COUNT_CAP && cap == DEFAULT_COUNT_CAP {
                 let _ = writeln!(
@@ -254,6 +260,7 @@ fn report<W: Write, E: Write>(
         }
         (Mode::Solve, values) => {
             // 16x16 answers are separated by a blank line, as POJ 3076 and SPOJ print them.
+            #[cfg(not(without = "sixteen"))]
             if puzzle.shape == Shape::Rows16 && puzzle.case > 1 {
                 out.write_all(b"\n")?;
             }
@@ -266,8 +273,25 @@ fn report<W: Write, E: Write>(
     Ok(())
 }
 
+/// Tells why a case has no solution when its givens break a rule, on stderr.
+#[cfg(not(without = "notes"))]
+fn explain<E: Write>(puzzle: &Puzzle, n: u64, notes: &mut E) {
+    // Both engines reject clashing givens by themselves, so the clash is looked for (to
+    // explain it) only when there is no solution.
+    if n == 0 {
+        if let Some(c) = puzzle.first_conflict() {
+            let _ = writeln!(notes, "sudoku: case {}: {}", puzzle.case, c);
+        }
+    }
+}
+
+/// A judge reads no stderr: a tailored file leaves the explanations out.
+#[cfg(without = "notes")]
+fn explain<E: Write>(_: &Puzzle, _: u64, _: &mut E) {}
+
 /// Keeps layouts between cases, so a file of 10,000 grids builds the 9x9 one once.
 pub struct Solver {
+    #[cfg(not(without = "sat"))]
     layouts: Vec<(Shape, Layout)>,
 }
 
@@ -279,7 +303,10 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Solver {
-        Solver { layouts: Vec::new() }
+        Solver {
+            #[cfg(not(without = "sat"))]
+            layouts: Vec::new(),
+        }
     }
 
     /// The first solution found, one value per cell, or `None` when there is none.
@@ -295,9 +322,74 @@ impl Solver {
         self.search(puzzle, cap, &mut solution)
     }
 
+    /// The dispatch: each shape to its engine, which answers unless its guess budget ran
+    /// out; then the SAT engine answers, from what the engine settled (a canvas) or from the
+    /// givens. Each arm names the part of the file it needs (see `judge submit`).
+    fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
+        let settled = match &puzzle.shape {
+            #[cfg(not(without = "sixteen"))]
+            Shape::Rows16 => match fast16(&puzzle.givens, cap) {
+                Some((found, first)) => {
+                    *solution = first.map(|values| values.to_vec());
+                    return found;
+                }
+                None => None,
+            },
+            #[cfg(not(without = "canvas"))]
+            Shape::Canvas(canvas) => match coupled_canvas(canvas, &puzzle.givens, cap) {
+                Ok((found, first)) => {
+                    *solution = first;
+                    return found;
+                }
+                Err(settled) => Some(settled),
+            },
+            #[cfg(not(without = "nine"))]
+            _ => match fast9(Grid::from_cells(&puzzle.givens, |v| v), cap) {
+                Some((found, first)) => {
+                    *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
+                    return found;
+                }
+                None => None,
+            },
+            // A file without the 9x9 engine reads no 9x9 case.
+            #[cfg(without = "nine")]
+            _ => None,
+        };
+        self.search_sat(puzzle, cap, solution, settled)
+    }
+
+    /// The SAT engine's answer, from `settled` (the digits each cell may still take) or the
+    /// givens.
+    #[cfg(not(without = "sat"))]
+    fn search_sat(
+        &mut self,
+        puzzle: &Puzzle,
+        cap: u64,
+        solution: &mut Option<Vec<u8>>,
+        settled: Option<Vec<u16>>,
+    ) -> u64 {
+        let slot = self.layout_slot(puzzle);
+        let (_, layout) = &self.layouts[slot];
+        let start = settled.unwrap_or_else(|| {
+            let all = ((1u32 << layout.digits) - 1) as u16;
+            puzzle.givens.iter().map(|&g| if g == 0 { all } else { 1 << (g - 1) }).collect()
+        });
+        sat_canvas(layout, &start, cap, solution)
+    }
+
+    /// A file without the SAT engine gives its searches no guess budget (see `guess_budget`),
+    /// so they always answer and this is never reached.
+    #[cfg(without = "sat")]
+    fn search_sat(&mut self, _: &Puzzle, _: u64, _: &mut Option<Vec<u8>>, _: Option<Vec<u16>>) -> u64 {
+        0
+    }
+
+    #[cfg(not(without = "sat"))]
     fn layout_slot(&mut self, puzzle: &Puzzle) -> usize {
         let key = match &puzzle.shape {
+            #[cfg(not(without = "canvas"))]
             Shape::Canvas(c) => Shape::Canvas(c.clone()),
+            #[cfg(not(without = "sixteen"))]
             Shape::Rows16 => Shape::Rows16,
             _ => Shape::Rows,
         };
@@ -310,39 +402,6 @@ impl Solver {
         let layout = Layout::new(puzzle.givens.len(), puzzle.units());
         self.layouts.push((key, layout));
         self.layouts.len() - 1
-    }
-
-    /// Counts the solutions of `puzzle` up to `cap`, keeping the first in `solution`.
-    fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
-        if puzzle.shape == Shape::Rows16 {
-            if let Some((found, first)) = fast16(&puzzle.givens, cap) {
-                *solution = first.map(|values| values.to_vec());
-                return found;
-            }
-        } else if !matches!(puzzle.shape, Shape::Canvas(_)) {
-            if let Some((found, first)) = fast9(Grid::from_cells(&puzzle.givens, |v| v), cap) {
-                *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
-                return found;
-            }
-        }
-        // A canvas starts the SAT engine from the coupled boards' settled candidates.
-        let settled = match &puzzle.shape {
-            Shape::Canvas(canvas) => match coupled_canvas(canvas, &puzzle.givens, cap) {
-                Ok((found, first)) => {
-                    *solution = first;
-                    return found;
-                }
-                Err(settled) => Some(settled),
-            },
-            _ => None,
-        };
-        let slot = self.layout_slot(puzzle);
-        let (_, layout) = &self.layouts[slot];
-        let start = settled.unwrap_or_else(|| {
-            let all = ((1u32 << layout.digits) - 1) as u16;
-            puzzle.givens.iter().map(|&g| if g == 0 { all } else { 1 << (g - 1) }).collect()
-        });
-        sat_canvas(layout, &start, cap, solution)
     }
 }
 
@@ -362,8 +421,16 @@ pub struct Contradiction;
 /// known puzzles need a few thousand; some near-empty grids with a hidden dead end (seven
 /// givens, found by the generator) send depth-first search through millions, where learnt
 /// clauses need a few hundred conflicts. Counting adds room for the solutions themselves.
+#[cfg(not(without = "sat"))]
 fn guess_budget(cap: u64) -> u64 {
     50_000u64.saturating_add(cap.saturating_mul(64))
+}
+
+/// Without the SAT engine (a tailored file for a judge's valid puzzles) nothing takes over,
+/// so the searches run to the end.
+#[cfg(without = "sat")]
+fn guess_budget(_: u64) -> u64 {
+    u64::MAX
 }
 
 mod reader {
@@ -901,19 +968,26 @@ mod reader {
             }
             let spaced_tokens = first.split(|&b| b == b' ').filter(|t| !t.is_empty()).count();
             let all_single = first.split(|&b| b == b' ').all(|t| t.len() <= 1);
+            // Each style's reader, in the order that tells them apart; a tailored file keeps
+            // only the styles its judge sends.
+            #[cfg(not(without = "sixteen"))]
             if side == 16 {
-                self.read_rows16(start)
-            } else if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
-                self.read_rows(start, Shape::Spaced)
-            } else if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
-                self.read_line(start)
-            } else if self.starts_canvas() {
-                self.read_canvas(start)
-            } else if first.len() > 20 && !first.contains(&b' ') {
-                self.read_line(start) // a puzzle line with a typo: read it as such for a precise error
-            } else {
-                self.read_rows(start, Shape::Rows)
+                return self.read_rows16(start);
             }
+            if is_spaced_row(first) || (spaced_tokens == 9 && all_single && first.len() < 21) {
+                return self.read_rows(start, Shape::Spaced);
+            }
+            if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
+                return self.read_line(start);
+            }
+            #[cfg(not(without = "canvas"))]
+            if self.starts_canvas() {
+                return self.read_canvas(start);
+            }
+            if first.len() > 20 && !first.contains(&b' ') {
+                return self.read_line(start); // a puzzle line with a typo: read it as such for a precise error
+            }
+            self.read_rows(start, Shape::Rows)
         }
 
         /// 16 lines of 16 cells (POJ 3076, SPOJ SUDOKU).
@@ -1149,6 +1223,7 @@ mod writer {
     impl Puzzle {
         /// Writes `values` (one per cell) in the shape of the input.
         pub fn write_answer<W: Write>(&self, values: &[u8], out: &mut W) -> io::Result<()> {
+            #[cfg(not(without = "canvas"))]
             if let Shape::Canvas(c) = &self.shape {
                 let mut buf = Vec::with_capacity(c.index.len() + c.height);
                 for row in c.index.chunks(c.width) {
@@ -1160,6 +1235,7 @@ mod writer {
                 }
                 return out.write_all(&buf);
             }
+            #[cfg(not(without = "sixteen"))]
             if self.shape == Shape::Rows16 {
                 let mut buf = [b'\n'; 16 * 17];
                 for (i, &v) in values.iter().enumerate().take(256) {

@@ -1,0 +1,52 @@
+//! `judge submit`: the solver file cut down to what one judge's input needs, small enough
+//! for its source limit.
+//!
+//! The full file, `src/bin/sudoku.rs`, stays the one source of truth; a tailored file is
+//! derived from it on every call and never stored. Three passes, each its own module:
+//!
+//! 1. [`cfg`]: the file marks its optional parts with `#[cfg(not(without = "part"))]`
+//!    (whole engines as `mod` blocks, and the dispatch's arms and statements that reach
+//!    them); a tailoring names the parts it leaves out, and they are removed.
+//! 2. [`prune`]: whatever `main` no longer reaches (helpers of the parts left out, the
+//!    command line, the explanations on stderr) is removed too.
+//! 3. [`minify`]: the rest is printed without comments, doc comments or indentation.
+//!
+//! The file is parsed and printed with `syn` and `proc-macro2`, never edited as text. A
+//! tailored file keeps the full file's data types whole, so a field or variant only a part
+//! left out would read is still there: the file opens with `#![allow(dead_code)]` for
+//! them, and compiles with no other warning (the tests build every tailored file with
+//! `-D warnings` and compare its answers with the full file's on its problem's suite).
+
+pub mod cfg;
+pub mod minify;
+pub mod prune;
+
+use quote::ToTokens;
+
+/// The solver file, as built into `judge` (so `judge submit` works wherever `judge` does).
+pub const SOLVER_SOURCE: &str = include_str!("../bin/sudoku.rs");
+
+/// The parts of the solver file a tailoring can leave out, as its `without` cfgs name them.
+pub const PARTS: [(&str, &str); 7] = [
+    ("cli", "the command line (help, --count): judges pass no arguments"),
+    ("notes", "explanations on stderr of a case without solution"),
+    ("nine", "the 9x9 engine and its fast path for puzzle lines"),
+    ("canvas", "canvas reading and the coupled-boards engine (Samurai and other gattai)"),
+    ("sat", "the SAT engine that takes over when a search's guess budget runs out"),
+    ("sixteen", "16x16 reading and engine"),
+    ("errors", "reserved"),
+];
+
+/// The solver file without the parts in `without`, ready to paste: one header comment
+/// line, then compact Rust.
+pub fn tailor(source: &str, without: &[&str], header: &str) -> Result<String, String> {
+    if let Some(unknown) = without.iter().find(|p| !PARTS.iter().any(|(name, _)| name == *p)) {
+        return Err(format!("unknown part '{unknown}' of the solver file"));
+    }
+    let mut file = syn::parse_file(source).map_err(|e| format!("the solver file does not parse: {e}"))?;
+    cfg::apply(&mut file, without)?;
+    prune::apply(&mut file);
+    file.attrs.retain(|a| !a.path().is_ident("doc"));
+    let body = minify::print(file.to_token_stream());
+    Ok(format!("// {header}\n#![allow(dead_code)]\n{body}"))
+}
