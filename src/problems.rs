@@ -22,7 +22,40 @@ pub struct Problem {
     /// Whether its judge promises a unique solution (else any valid solution is right).
     pub unique: bool,
     format: Format,
+    /// What a submission to its judge meets.
+    pub submission: Submission,
 }
+
+/// What a judge asks of a submitted source, as far as its pages were captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Submission {
+    /// The largest source it accepts, in bytes, and where that figure comes from; `None`:
+    /// not captured (or no judge).
+    pub source_limit: Option<(u64, &'static str)>,
+    /// Whether it takes Rust: `Some(false)` for judges that take none (POJ), `None` when
+    /// not captured.
+    pub takes_rust: Option<bool>,
+    /// The languages it takes, for people.
+    pub languages: &'static str,
+    /// How it builds a Rust or a C++ source (`{src}`, `{out}`), where known.
+    pub rust_build: Option<&'static str>,
+    pub cpp_build: Option<&'static str>,
+    /// What it wants printed for a case without solution, where it says.
+    pub unsolvable: Option<&'static str>,
+}
+
+const POJ_SUBMISSION: Submission = Submission {
+    source_limit: None,
+    takes_rust: Some(false),
+    languages: "C, C++, Java, Pascal and Fortran (no Rust): the Rust file is for judges that mirror its format, \
+                e.g. AcWing",
+    rust_build: None,
+    cpp_build: Some("g++ -O2 -DONLINE_JUDGE -o {out} {src}"),
+    unsolvable: None,
+};
+
+/// SPOJ's guide: "Source code length is restricted to 50 000 bytes in a one file".
+const SPOJ_LIMIT: (u64, &str) = (50_000, "SPOJ's guide: at most 50 000 bytes in one file");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
@@ -49,6 +82,7 @@ const POJ3074: Problem = Problem {
     checker: CheckerKind::Sudoku,
     unique: true,
     format: Format::LinesThenEnd,
+    submission: POJ_SUBMISSION,
 };
 
 const POJ3076: Problem = Problem {
@@ -60,6 +94,7 @@ const POJ3076: Problem = Problem {
     checker: CheckerKind::Sudoku,
     unique: true,
     format: Format::Letters { counted: false },
+    submission: POJ_SUBMISSION,
 };
 
 /// Every problem `--problem` knows, with the limits its judge states.
@@ -72,10 +107,11 @@ pub const PROBLEMS: [Problem; 8] = [
         checker: CheckerKind::Sudoku,
         unique: false,
         format: Format::CountThenGrids,
+        submission: POJ_SUBMISSION,
     },
     POJ3074,
     // AcWing 166 is POJ 3074 again: the same input, limits and promise.
-    Problem { name: "acwing166", title: "AcWing 166 Sudoku: as POJ 3074", ..POJ3074 },
+    Problem { name: "acwing166", title: "AcWing 166 Sudoku: as POJ 3074", submission: ACWING_SUBMISSION, ..POJ3074 },
     Problem {
         name: "luogu1784",
         title: "Luogu P1784 Sudoku: one grid of 9 lines of 9 spaced digits",
@@ -84,6 +120,14 @@ pub const PROBLEMS: [Problem; 8] = [
         checker: CheckerKind::Sudoku,
         unique: true,
         format: Format::SpacedGrid,
+        submission: Submission {
+            source_limit: None,
+            takes_rust: Some(true),
+            languages: "C, C++, Python, Java, Rust and more (Luogu's language list; its build flags not captured)",
+            rust_build: None,
+            cpp_build: Some("g++ -O2 -std=gnu++17 -DONLINE_JUDGE -o {out} {src}"),
+            unsolvable: None,
+        },
     },
     Problem {
         name: "samurai",
@@ -93,18 +137,45 @@ pub const PROBLEMS: [Problem; 8] = [
         checker: CheckerKind::Sudoku,
         unique: true,
         format: Format::SamuraiCanvas,
+        submission: Submission {
+            source_limit: None,
+            takes_rust: None,
+            languages: "no judge hosts it: the file is for your own judge or contest",
+            rust_build: None,
+            cpp_build: None,
+            unsolvable: None,
+        },
     },
     POJ3076,
     // AcWing 169 is POJ 3076 again.
-    Problem { name: "acwing169", title: "AcWing 169 Sudoku 2: as POJ 3076", ..POJ3076 },
+    Problem { name: "acwing169", title: "AcWing 169 Sudoku 2: as POJ 3076", submission: ACWING_SUBMISSION, ..POJ3076 },
     // SPOJ's page was not captured: the limits are POJ 3076's until someone checks them.
     Problem {
         name: "spoj-sudoku",
         title: "SPOJ SUDOKU: K (at most 10), then K 16x16 grids a blank line apart (limits not verified)",
         format: Format::Letters { counted: true },
+        submission: Submission {
+            source_limit: Some(SPOJ_LIMIT),
+            takes_rust: Some(true),
+            languages: "some 40 languages, Rust among them (SPOJ's language list; build flags not captured)",
+            rust_build: None,
+            cpp_build: None,
+            unsolvable: None,
+        },
         ..POJ3076
     },
 ];
+
+/// AcWing mirrors POJ's problems, and takes Rust.
+const ACWING_SUBMISSION: Submission = Submission {
+    source_limit: None,
+    takes_rust: Some(true),
+    languages: "C++, C, Java, Python, Go, JavaScript, Rust and more (AcWing's language list; build flags not \
+                captured)",
+    rust_build: None,
+    cpp_build: None,
+    unsolvable: None,
+};
 
 /// The problem named `name`; the error lists the ones there are.
 pub fn find(name: &str) -> Result<Problem, String> {
@@ -115,6 +186,20 @@ pub fn find(name: &str) -> Result<Problem, String> {
 }
 
 impl Problem {
+    /// The parts of the solver file a submission to this problem leaves out (see
+    /// [`crate::submit`]): a judge passes no arguments and reads no stderr, and each input
+    /// style needs only its engines. Without the SAT engine a search has no guess budget,
+    /// which suits a judge's valid puzzles.
+    pub fn without(&self) -> &'static [&'static str] {
+        match self.format {
+            Format::CountThenGrids | Format::LinesThenEnd | Format::SpacedGrid => {
+                &["cli", "notes", "sixteen", "canvas", "sat"]
+            }
+            Format::SamuraiCanvas => &["cli", "notes", "sixteen"],
+            Format::Letters { .. } => &["cli", "notes", "nine", "canvas", "sat"],
+        }
+    }
+
     /// Whether `input` is exactly what this problem's judge sends: every line ends in `\n`,
     /// no CR, no BOM, no blank or comment lines. The error says where it first differs.
     pub fn obeys(&self, input: &[u8]) -> Result<(), String> {

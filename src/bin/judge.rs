@@ -15,6 +15,7 @@ fn main() {
     }
     match args.get(1).map(String::as_str) {
         Some("gen") => std::process::exit(sudoku_judge::cli::gen::main(&args[2..])),
+        Some("submit") => std::process::exit(sudoku_judge::cli::submit::main(&args[2..])),
         Some("stress") => {
             let code = match std::env::current_exe() {
                 Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),

@@ -2,6 +2,7 @@
 
 pub mod gen;
 pub mod stress;
+pub mod submit;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};

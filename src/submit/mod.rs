@@ -50,3 +50,46 @@ pub fn tailor(source: &str, without: &[&str], header: &str) -> Result<String, St
     let body = minify::print(file.to_token_stream());
     Ok(format!("// {header}\n#![allow(dead_code)]\n{body}"))
 }
+
+/// The file to submit to `problem`'s judge.
+pub fn for_problem(problem: &crate::problems::Problem) -> Result<String, String> {
+    let header = format!(
+        "sudoku-judge {}: src/bin/sudoku.rs cut by `judge submit {}` to what its input needs",
+        env!("CARGO_PKG_VERSION"),
+        problem.name
+    );
+    tailor(SOLVER_SOURCE, problem.without(), &header)
+}
+
+/// What `judge submit` says on stderr about a file of `bytes` for `problem`: its size
+/// against the judge's limit, and the languages the judge takes. `Err` when the file is
+/// over the limit.
+pub fn summary(problem: &crate::problems::Problem, bytes: usize) -> Result<String, String> {
+    let s = &problem.submission;
+    let mut lines = vec![format!("{}: {} bytes, leaving out {}", problem.name, bytes, problem.without().join(", "))];
+    let over = match s.source_limit {
+        Some((limit, from)) => {
+            lines.push(format!("source limit: {limit} bytes ({from})"));
+            bytes as u64 > limit
+        }
+        None => {
+            lines.push("source limit: not captured for this judge".into());
+            false
+        }
+    };
+    let rust = match s.takes_rust {
+        Some(false) => format!("{} takes no Rust", problem.title.split(':').next().unwrap_or(problem.name)),
+        Some(true) => "Rust is accepted".into(),
+        None => "Rust: not captured".into(),
+    };
+    lines.push(format!("languages: {}; {rust}", s.languages));
+    if let Some(build) = s.rust_build {
+        lines.push(format!("its Rust build: {build}"));
+    }
+    let text = lines.join("\n") + "\n";
+    if over {
+        Err(text)
+    } else {
+        Ok(text)
+    }
+}

@@ -1,0 +1,93 @@
+//! `judge submit` from the outside: every problem's tailored file fits its judge's limit,
+//! compiles alone with no warning, and answers byte for byte what the full solver answers
+//! on every case of the problem's suite; `--problem` refuses a source over the judge's
+//! limit as CE, and passes the tailored file.
+
+use super::judge;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use sudoku_judge::problems::PROBLEMS;
+
+/// Builds `source` as a judge would, refusing any warning.
+fn compile(source: &Path, out: &Path) {
+    let built = std::process::Command::new("rustc")
+        .args(["--edition", "2021", "-O", "-D", "warnings", "-o"])
+        .arg(out)
+        .arg(source)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}: {}", source.display(), String::from_utf8_lossy(&built.stderr));
+}
+
+/// Stdout and exit status of `program` on the file `input`.
+fn answer(program: &Path, input: &Path) -> (Vec<u8>, Option<i32>) {
+    let out = std::process::Command::new(program)
+        .stdin(std::fs::File::open(input).unwrap())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (out.stdout, out.status.code())
+}
+
+/// The inputs of the cases tagged `name`, the problem's suite.
+fn suite(name: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
+    let cases = sudoku_judge::cases::discover(&[root]).unwrap();
+    cases.into_iter().filter(|c| c.config.tags.iter().any(|t| t == name)).filter_map(|c| c.input).collect()
+}
+
+#[test]
+fn every_tailored_file_fits_compiles_alone_and_answers_as_the_full_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = assert_cmd::cargo::cargo_bin!("sudoku");
+    let mut built: Vec<(Vec<&str>, PathBuf)> = Vec::new();
+    for p in &PROBLEMS {
+        let source = dir.path().join(format!("{}.rs", p.name));
+        judge()
+            .arg("submit")
+            .arg(p.name)
+            .arg("-o")
+            .arg(&source)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!("{}: ", p.name)).and(predicate::str::contains("source limit")));
+        let size = std::fs::metadata(&source).unwrap().len();
+        assert!(size <= 50_000, "{}: {size} bytes", p.name);
+        // Problems that leave out the same parts get the same code: one build serves them.
+        let program = match built.iter().find(|(w, _)| *w == p.without()) {
+            Some((_, program)) => program.clone(),
+            None => {
+                let program = dir.path().join(p.name);
+                compile(&source, &program);
+                built.push((p.without().to_vec(), program.clone()));
+                program
+            }
+        };
+        let inputs = suite(p.name);
+        assert!(inputs.len() >= 5, "{}: a suite of {} cases", p.name, inputs.len());
+        for input in inputs {
+            assert_eq!(answer(&program, &input), answer(full, &input), "{}: {}", p.name, input.display());
+        }
+    }
+    assert_eq!(built.len(), 3, "9x9, canvas and 16x16 files");
+}
+
+#[test]
+fn submit_without_a_problem_lists_them_and_an_unknown_one_is_usage() {
+    judge()
+        .arg("submit")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("spoj-sudoku").and(predicate::str::contains("50000")));
+    judge().args(["submit", "poj9999"]).assert().code(2).stderr(predicate::str::contains("poj2676"));
+}
+
+#[test]
+fn the_tailored_file_goes_to_stdout_without_comments() {
+    let out = judge().args(["submit", "poj2676"]).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("// sudoku-judge "), "{}", &text[..80]);
+    assert_eq!(text.matches("//").count(), 1, "only the header is a comment");
+    assert!(!text.contains("doc"), "no doc comments");
+    assert!(!text.contains("SatResult") && !text.contains("Grid16"), "no SAT or 16x16 engine in a 9x9 file");
+}
