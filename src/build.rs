@@ -37,13 +37,34 @@ impl Language {
     /// left beside the source) and then run by `python3`.
     pub fn default_command(self) -> &'static str {
         match self {
-            Language::C => "gcc -O2 -std=gnu11 -o {out} {src} -lm",
-            Language::Cpp => "g++ -O2 -std=gnu++17 -o {out} {src}",
+            // Judges define ONLINE_JUDGE (POJ, Codeforces, Luogu): a solution's
+            // `#ifndef ONLINE_JUDGE freopen(...)` must behave here as it will there.
+            Language::C => "gcc -O2 -std=gnu11 -DONLINE_JUDGE -o {out} {src} -lm",
+            Language::Cpp => "g++ -O2 -std=gnu++17 -DONLINE_JUDGE -o {out} {src}",
             Language::Rust => "rustc --edition 2021 -O -o {out} {src}",
             Language::Python => {
                 "python3 -c \"import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')\" {src}"
             }
         }
+    }
+}
+
+/// The source file `program` would be built from, and its size in bytes; `None` when its
+/// first word is not a source file.
+pub fn source_of(program: &Program) -> Option<(PathBuf, u64)> {
+    let source = PathBuf::from(&program.program);
+    Language::of(&source)?;
+    let size = std::fs::metadata(&source).ok().filter(|m| m.is_file())?.len();
+    Some((source, size))
+}
+
+/// Why a judge with a source limit of `limit` bytes refuses `source` (CE), if it does.
+pub fn over_limit(source: &Option<(PathBuf, u64)>, limit: Option<u64>) -> Option<String> {
+    match (source, limit) {
+        (Some((path, size)), Some(limit)) if *size > limit => {
+            Some(format!("{}: source is {size} bytes; this judge accepts at most {limit}", path.display()))
+        }
+        _ => None,
     }
 }
 

@@ -33,6 +33,8 @@ pub struct CaseFile {
     pub time_limit: Option<String>,
     pub memory_limit: Option<String>,
     pub output_limit: Option<String>,
+    /// The largest solver source the judge accepts, like "50000B" or "64KiB".
+    pub source_limit: Option<String>,
     /// `lines`, `exact`, `tokens` or `sudoku`.
     pub checker: Option<String>,
     /// An external testlib-style checker command; overrides `checker`.
@@ -55,6 +57,8 @@ pub struct CaseConfig {
     pub time_limit: Option<std::time::Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
+    /// A solver given as a source larger than this is CE, as on a judge with that limit.
+    pub source_bytes: Option<u64>,
     pub checker: Option<CheckerKind>,
     pub checker_cmd: Option<String>,
     pub expect: Option<Verdict>,
@@ -85,6 +89,7 @@ impl CaseConfig {
             time_limit: self.time_limit.or(outer.time_limit),
             memory_kib: self.memory_kib.or(outer.memory_kib),
             output_bytes: self.output_bytes.or(outer.output_bytes),
+            source_bytes: self.source_bytes.or(outer.source_bytes),
             checker: self.checker.or(outer.checker),
             checker_cmd,
             expect: self.expect.or(outer.expect),
@@ -119,6 +124,9 @@ impl CaseConfig {
         if let Some(m) = file.memory_limit {
             let bytes = parse_size(&m).map_err(|e| field("memory_limit", e.to_string()))?;
             config.memory_kib = Some(bytes / 1024);
+        }
+        if let Some(o) = file.source_limit {
+            config.source_bytes = Some(parse_size(&o).map_err(|e| field("source_limit", e.to_string()))?);
         }
         if let Some(o) = file.output_limit {
             config.output_bytes = Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);

@@ -44,6 +44,11 @@ pub struct Options {
     pub compiler_cmd: Option<String>,
     /// Why the solver could not be built, when it could not: its cases are CE.
     pub solver_error: Option<String>,
+    /// The solver's source and its size, when it was given as one.
+    pub solver_source: Option<(PathBuf, u64)>,
+    /// The largest source the judge accepts (`--source-limit`, or the problem's): beats
+    /// case.toml's `source_limit`.
+    pub source_limit: Option<u64>,
 }
 
 impl Options {
@@ -77,6 +82,8 @@ impl Options {
             reference: None,
             compiler_cmd: None,
             solver_error: None,
+            solver_source: None,
+            source_limit: None,
             suite: None,
         }
     }
@@ -298,11 +305,16 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     // A relative path in case.toml (`./chk`) names a file beside the case, wherever the judge
     // runs from.
     let folder = input.parent().unwrap_or(Path::new("."));
+    let source_limit = options.source_limit.or(case.config.source_bytes);
     let solver = match &case.config.solver {
         Some(text) => match parse_command(text, &options.builtin_exe) {
             Ok(p) => {
+                let p = beside(p, case.config.solver_dir.as_deref().unwrap_or(folder));
+                if let Some(why) = crate::build::over_limit(&crate::build::source_of(&p), source_limit) {
+                    return CaseResult::without_run(case, limits, Verdict::Ce, why);
+                }
                 let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
-                match crate::build::prepare(beside(p, case.config.solver_dir.as_deref().unwrap_or(folder)), compiler) {
+                match crate::build::prepare(p, compiler) {
                     Ok(p) => p,
                     Err(e) => return CaseResult::without_run(case, limits, Verdict::Ce, e.to_string()),
                 }
@@ -310,6 +322,10 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
             Err(e) => return ie(format!("case.toml: solver: {e}")),
         },
         None => match &options.solver_error {
+            _ if crate::build::over_limit(&options.solver_source, source_limit).is_some() => {
+                let why = crate::build::over_limit(&options.solver_source, source_limit).unwrap_or_default();
+                return CaseResult::without_run(case, limits, Verdict::Ce, why);
+            }
             Some(why) => {
                 let first = why.lines().next().unwrap_or_default();
                 let detail = format!("{first} (compiler's message on stderr)");

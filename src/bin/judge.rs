@@ -48,6 +48,12 @@ fn run() -> i32 {
     if let Some(e) = &options.solver_error {
         eprintln!("judge: CE: {e}");
     }
+    if let Some(why) = sudoku_judge::build::over_limit(&options.solver_source, options.source_limit) {
+        eprintln!("judge: CE: {why}");
+        if let Some(p) = cli.problem {
+            eprintln!("judge: note: `judge submit {}` writes the solver cut to fit", p.name);
+        }
+    }
     let Some(paths) = sudoku_judge::cli::paths_or_default(&cli.paths) else {
         return usage("no path given and no cases/, test/ or tests/ folder here: name the folder to judge".into());
     };

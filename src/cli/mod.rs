@@ -131,6 +131,11 @@ pub struct JudgingArgs {
     /// "g++-9 -O2 -std=c++14 -o {out} {src}" [default: by language, see README].
     #[arg(long, value_name = "CMD", alias = "compile-cmd")]
     pub compiler_cmd: Option<String>,
+
+    /// A solver given as a source larger than this is CE, as on a judge with that limit
+    /// (SPOJ: 50000B, Codeforces: 64KiB) [default: the problem's, or case.toml's].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub source_limit: Option<u64>,
 }
 
 impl JudgingArgs {
@@ -153,6 +158,7 @@ impl JudgingArgs {
             output_bytes: self.output_limit,
             checker: self.checker(builtin_exe)?,
             compiler_cmd: self.compiler_cmd.clone(),
+            source_limit: self.source_limit,
             ..options
         })
     }
@@ -205,7 +211,17 @@ pub(crate) fn checked(program: Program) -> Result<Program, String> {
 impl Cli {
     /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
     pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
-        let compiler = self.judging.compiler_cmd.as_deref();
+        let source = self.solver_source(&builtin_exe);
+        // A problem's judge builds with its own command, where it is known.
+        let judge_build = self.problem.and_then(|p| {
+            let language = crate::build::Language::of(&source.as_ref()?.0)?;
+            match language {
+                crate::build::Language::Rust => p.submission.rust_build,
+                crate::build::Language::Cpp => p.submission.cpp_build,
+                _ => None,
+            }
+        });
+        let compiler = self.judging.compiler_cmd.as_deref().or(judge_build);
         let (solver, solver_error) = build_solver(&self.solver, &self.command, &builtin_exe, compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
         let options = Options {
@@ -224,13 +240,25 @@ impl Cli {
             // The problem's judge sets what the flags leave open; case.toml cannot loosen it.
             Some(p) => Options {
                 solver_error,
+                solver_source: source,
+                source_limit: options.source_limit.or(p.submission.source_limit.map(|(bytes, _)| bytes)),
                 time_limit: options.time_limit.or(Some(p.time_limit)),
                 memory_kib: options.memory_kib.or(Some(p.memory_kib)),
                 checker: options.checker.or(Some(Checker::Builtin(p.checker))),
                 ..options
             },
-            None => Options { solver_error, ..options },
+            None => Options { solver_error, solver_source: source, ..options },
         })
+    }
+
+    /// The solver's source file and its size, when the solver is given as one.
+    fn solver_source(&self, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
+        let program = if self.command.is_empty() {
+            engine::parse_command(&self.solver, builtin_exe)
+        } else {
+            engine::from_words(&self.command, builtin_exe)
+        };
+        crate::build::source_of(&program.ok()?)
     }
 }
 

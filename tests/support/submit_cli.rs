@@ -91,3 +91,58 @@ fn the_tailored_file_goes_to_stdout_without_comments() {
     assert!(!text.contains("doc"), "no doc comments");
     assert!(!text.contains("SatResult") && !text.contains("Grid16"), "no SAT or 16x16 engine in a 9x9 file");
 }
+
+#[test]
+fn a_problem_refuses_a_source_over_its_judges_limit_and_passes_the_tailored_file() {
+    judge()
+        .args(["--problem", "spoj-sudoku", "--solver", "src/bin/sudoku.rs"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("CE").and(predicate::str::contains("this judge accepts at most 50000")));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("spoj.rs");
+    judge().args(["submit", "spoj-sudoku", "-o"]).arg(&file).assert().success();
+    judge()
+        .args(["--problem", "spoj-sudoku", "--solver"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(" passed, 0 failed\n"));
+}
+
+#[test]
+fn source_limit_from_the_flag_or_case_toml_is_ce() {
+    let dir = super::folder(&[
+        ("cases/a/input.txt", "1 2\n"),
+        ("cases/a/expected.txt", "3\n"),
+        ("cases/b/input.txt", "1 2\n"),
+        ("cases/b/expected.txt", "3\n"),
+        ("cases/b/case.toml", "source_limit = \"10B\"\n"),
+        ("add.rs", "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap(); let n: i64 = s.split_whitespace().map(|w| w.parse::<i64>().unwrap()).sum(); println!(\"{n}\"); }\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut cmd = judge();
+        cmd.current_dir(dir.path()).env("XDG_CACHE_HOME", cache.path()).args(["cases", "--solver", "add.rs"]);
+        cmd.args(extra).assert()
+    };
+    // case.toml's limit holds for its case only.
+    run(&[]).code(1).stdout(
+        predicate::str::contains("add.rs: source is ")
+            .and(predicate::str::contains(" bytes; this judge accepts at most 10\n")),
+    );
+    run(&["--filter", "a"]).success();
+    // The flag beats case.toml, both ways.
+    run(&["--source-limit", "1KiB"]).success().stdout(predicate::str::ends_with("2 passed, 0 failed\n"));
+    run(&["--source-limit", "100B"]).code(1).stdout(predicate::str::ends_with("0 passed, 2 failed\n"));
+}
+
+#[test]
+fn c_and_cpp_builds_define_online_judge_as_judges_do() {
+    use sudoku_judge::build::Language;
+    for language in [Language::C, Language::Cpp] {
+        assert!(language.default_command().contains("-DONLINE_JUDGE"), "{language:?}");
+    }
+    let poj = sudoku_judge::problems::find("poj2676").unwrap();
+    assert!(poj.submission.cpp_build.unwrap().contains("-DONLINE_JUDGE"));
+}
