@@ -9,7 +9,8 @@
 //!    them); a tailoring names the parts it leaves out, and they are removed.
 //! 2. [`prune`]: whatever `main` no longer reaches (helpers of the parts left out, the
 //!    command line, the explanations on stderr) is removed too.
-//! 3. [`minify`]: the rest is printed without comments, doc comments or indentation.
+//! 3. [`rename`]: the names the file defines get one- or two-letter spellings.
+//! 4. [`minify`]: the rest is printed without comments, doc comments or indentation.
 //!
 //! The file is parsed and printed with `syn` and `proc-macro2`, never edited as text. A
 //! tailored file keeps the full file's data types whole, so a field or variant only a part
@@ -20,6 +21,7 @@
 pub mod cfg;
 pub mod minify;
 pub mod prune;
+pub mod rename;
 
 use quote::ToTokens;
 
@@ -27,14 +29,13 @@ use quote::ToTokens;
 pub const SOLVER_SOURCE: &str = include_str!("../bin/sudoku.rs");
 
 /// The parts of the solver file a tailoring can leave out, as its `without` cfgs name them.
-pub const PARTS: [(&str, &str); 7] = [
+pub const PARTS: [(&str, &str); 6] = [
     ("cli", "the command line (help, --count): judges pass no arguments"),
     ("notes", "explanations on stderr of a case without solution"),
     ("nine", "the 9x9 engine and its fast path for puzzle lines"),
     ("canvas", "canvas reading and the coupled-boards engine (Samurai and other gattai)"),
     ("sat", "the SAT engine that takes over when a search's guess budget runs out"),
     ("sixteen", "16x16 reading and engine"),
-    ("errors", "reserved"),
 ];
 
 /// The solver file without the parts in `without`, ready to paste: one header comment
@@ -47,7 +48,8 @@ pub fn tailor(source: &str, without: &[&str], header: &str) -> Result<String, St
     cfg::apply(&mut file, without)?;
     prune::apply(&mut file);
     file.attrs.retain(|a| !a.path().is_ident("doc"));
-    let body = minify::print(file.to_token_stream());
+    let tokens = rename::apply(&file, file.to_token_stream());
+    let body = minify::print(tokens);
     Ok(format!("// {header}\n#![allow(dead_code)]\n{body}"))
 }
 
@@ -93,3 +95,6 @@ pub fn summary(problem: &crate::problems::Problem, bytes: usize) -> Result<Strin
         Ok(text)
     }
 }
+
+#[cfg(test)]
+mod tests;

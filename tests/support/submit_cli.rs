@@ -89,7 +89,10 @@ fn the_tailored_file_goes_to_stdout_without_comments() {
     assert!(text.starts_with("// sudoku-judge "), "{}", &text[..80]);
     assert_eq!(text.matches("//").count(), 1, "only the header is a comment");
     assert!(!text.contains("doc"), "no doc comments");
-    assert!(!text.contains("SatResult") && !text.contains("Grid16"), "no SAT or 16x16 engine in a 9x9 file");
+    // The 16x16 reader's message is in the 16x16 file only.
+    assert!(!text.contains("expected a letter A-P"), "no 16x16 reader in a 9x9 file");
+    let sixteen = judge().args(["submit", "poj3076"]).assert().success().get_output().stdout.clone();
+    assert!(String::from_utf8(sixteen).unwrap().contains("expected a letter A-P"));
 }
 
 #[test]
