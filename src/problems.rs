@@ -29,6 +29,8 @@ pub struct Problem {
 /// What a judge asks of a submitted source, as far as its pages were captured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Submission {
+    /// The judge that hosts the problem, for messages; empty when none does.
+    pub judge: &'static str,
     /// The largest source it accepts, in bytes, and where that figure comes from; `None`:
     /// not captured (or no judge).
     pub source_limit: Option<(u64, &'static str)>,
@@ -45,10 +47,10 @@ pub struct Submission {
 }
 
 const POJ_SUBMISSION: Submission = Submission {
+    judge: "POJ",
     source_limit: None,
     takes_rust: Some(false),
-    languages: "C, C++, Java, Pascal and Fortran (no Rust): the Rust file is for judges that mirror its format, \
-                e.g. AcWing",
+    languages: "C, C++, Java, Pascal, Fortran",
     rust_build: None,
     cpp_build: Some("g++ -O2 -DONLINE_JUDGE -o {out} {src}"),
     unsolvable: None,
@@ -121,9 +123,10 @@ pub const PROBLEMS: [Problem; 8] = [
         unique: true,
         format: Format::SpacedGrid,
         submission: Submission {
+            judge: "Luogu",
             source_limit: None,
             takes_rust: Some(true),
-            languages: "C, C++, Python, Java, Rust and more (Luogu's language list; its build flags not captured)",
+            languages: "C, C++, Python, Java, Rust and more; build flags not captured",
             rust_build: None,
             cpp_build: Some("g++ -O2 -std=gnu++17 -DONLINE_JUDGE -o {out} {src}"),
             unsolvable: None,
@@ -138,9 +141,10 @@ pub const PROBLEMS: [Problem; 8] = [
         unique: true,
         format: Format::SamuraiCanvas,
         submission: Submission {
+            judge: "",
             source_limit: None,
             takes_rust: None,
-            languages: "no judge hosts it: the file is for your own judge or contest",
+            languages: "any",
             rust_build: None,
             cpp_build: None,
             unsolvable: None,
@@ -155,9 +159,10 @@ pub const PROBLEMS: [Problem; 8] = [
         title: "SPOJ SUDOKU: K (at most 10), then K 16x16 grids a blank line apart (limits not verified)",
         format: Format::Letters { counted: true },
         submission: Submission {
+            judge: "SPOJ",
             source_limit: Some(SPOJ_LIMIT),
             takes_rust: Some(true),
-            languages: "some 40 languages, Rust among them (SPOJ's language list; build flags not captured)",
+            languages: "some 40 languages, Rust among them; build flags not captured",
             rust_build: None,
             cpp_build: None,
             unsolvable: None,
@@ -168,10 +173,10 @@ pub const PROBLEMS: [Problem; 8] = [
 
 /// AcWing mirrors POJ's problems, and takes Rust.
 const ACWING_SUBMISSION: Submission = Submission {
+    judge: "AcWing",
     source_limit: None,
     takes_rust: Some(true),
-    languages: "C++, C, Java, Python, Go, JavaScript, Rust and more (AcWing's language list; build flags not \
-                captured)",
+    languages: "C++, C, Java, Python, Go, JavaScript, Rust and more; build flags not captured",
     rust_build: None,
     cpp_build: None,
     unsolvable: None,

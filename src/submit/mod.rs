@@ -68,25 +68,35 @@ pub fn for_problem(problem: &crate::problems::Problem) -> Result<String, String>
 /// over the limit.
 pub fn summary(problem: &crate::problems::Problem, bytes: usize) -> Result<String, String> {
     let s = &problem.submission;
-    let mut lines = vec![format!("{}: {} bytes, leaving out {}", problem.name, bytes, problem.without().join(", "))];
+    let mut lines = vec![format!("{}: {bytes} bytes (left out: {})", problem.name, problem.without().join(", "))];
+    if s.judge.is_empty() {
+        lines.push("no judge hosts this problem: the file is for your own judge or contest".into());
+        return Ok(lines.join("\n") + "\n");
+    }
     let over = match s.source_limit {
         Some((limit, from)) => {
-            lines.push(format!("source limit: {limit} bytes ({from})"));
+            let verdict = if bytes as u64 > limit { "OVER it" } else { "within it" };
+            lines.push(format!("source limit: {limit} bytes ({from}): {verdict}"));
             bytes as u64 > limit
         }
         None => {
-            lines.push("source limit: not captured for this judge".into());
+            lines.push(format!("source limit: not captured for {}", s.judge));
             false
         }
     };
-    let rust = match s.takes_rust {
-        Some(false) => format!("{} takes no Rust", problem.title.split(':').next().unwrap_or(problem.name)),
-        Some(true) => "Rust is accepted".into(),
-        None => "Rust: not captured".into(),
-    };
-    lines.push(format!("languages: {}; {rust}", s.languages));
+    lines.push(match s.takes_rust {
+        Some(false) => format!(
+            "{judge} takes no Rust ({langs}): this file is for judges that mirror its format, e.g. AcWing; for {judge} \
+             itself write C or C++, and judge it here first: judge --problem {name} --solver main.cpp",
+            judge = s.judge,
+            langs = s.languages,
+            name = problem.name
+        ),
+        Some(true) => format!("{} takes Rust ({})", s.judge, s.languages),
+        None => format!("{}: {}", s.judge, s.languages),
+    });
     if let Some(build) = s.rust_build {
-        lines.push(format!("its Rust build: {build}"));
+        lines.push(format!("{} builds Rust with: {build}", s.judge));
     }
     let text = lines.join("\n") + "\n";
     if over {
