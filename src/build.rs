@@ -127,7 +127,7 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
         .collect();
     let Some((first, rest)) = words.split_first() else { return Err("the build command is empty".into()) };
     let compiler = Program { program: first.clone(), args: rest.to_vec(), env: Vec::new() };
-    let limits = Limits { time: BUILD_TIME, memory_kib: 4 << 20, output_bytes: 1 << 20, wall_factor: 1 };
+    let limits = Limits { time: BUILD_TIME, memory_kib: 4 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
     let facts = exec::run(&compiler, Path::new("/dev/null"), &limits);
     let said = |head: String| {
         let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();

@@ -31,6 +31,8 @@ pub struct Case {
 #[serde(deny_unknown_fields)]
 pub struct CaseFile {
     pub time_limit: Option<String>,
+    /// Wall-clock time before a run that is not using the CPU is ended, like "10s".
+    pub wall_limit: Option<String>,
     pub memory_limit: Option<String>,
     pub output_limit: Option<String>,
     /// The largest solver source the judge accepts, like "50000B" or "64KiB".
@@ -55,6 +57,7 @@ pub struct CaseFile {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CaseConfig {
     pub time_limit: Option<std::time::Duration>,
+    pub wall: Option<std::time::Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
     /// A solver given as a source larger than this is CE, as on a judge with that limit.
@@ -87,6 +90,7 @@ impl CaseConfig {
         };
         CaseConfig {
             time_limit: self.time_limit.or(outer.time_limit),
+            wall: self.wall.or(outer.wall),
             memory_kib: self.memory_kib.or(outer.memory_kib),
             output_bytes: self.output_bytes.or(outer.output_bytes),
             source_bytes: self.source_bytes.or(outer.source_bytes),
@@ -125,6 +129,9 @@ impl CaseConfig {
             let bytes = parse_size(&m).map_err(|e| field("memory_limit", e.to_string()))?;
             config.memory_kib = Some(bytes / 1024);
         }
+        if let Some(w) = file.wall_limit {
+            config.wall = Some(parse_time(&w).map_err(|e| field("wall_limit", e.to_string()))?);
+        }
         if let Some(o) = file.source_limit {
             config.source_bytes = Some(parse_size(&o).map_err(|e| field("source_limit", e.to_string()))?);
         }
@@ -148,6 +155,7 @@ impl CaseConfig {
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
             wall_factor: base.wall_factor,
+            wall: self.wall.or(base.wall),
         }
     }
 }
@@ -192,7 +200,12 @@ pub(crate) fn is_skipped(name: &str) -> bool {
 }
 
 fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
+    if root.is_file() {
+        return vec![file_case(root, warnings)];
+    }
     let mut cases = Vec::new();
+    // A suite's case.toml beside `tests/` applies however the suite was reached.
+    let above = settings_above(root);
     // The settings each folder passes down: its own case.toml over its parent's.
     let mut inherited: Vec<(PathBuf, Settings)> = Vec::new();
     let walker = walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name().into_iter();
@@ -212,24 +225,71 @@ fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
             while inherited.last().is_some_and(|(d, _)| !dir.starts_with(d)) {
                 inherited.pop();
             }
-            let parent = inherited.last().map(|(_, s)| s.clone()).unwrap_or_default();
+            let parent = inherited.last().map_or_else(|| above.clone(), |(_, s)| s.clone());
             let here = parent.with_file(dir);
             cases.extend(cases_in_folder(root, dir, &here));
             inherited.push((dir.to_path_buf(), here));
         }
     }
-    if root.is_file() {
-        // A single input file: judged as a case with no expected output.
-        let name = root.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        cases.push(Case {
-            name,
-            input: Some(root.to_path_buf()),
-            expected: None,
-            config: CaseConfig::default(),
-            problem: None,
-        });
-    }
     cases
+}
+
+/// A file given as a path: the case it is the input of (a case folder's `input.txt`, an oj
+/// `.in`, a Polygon test, an AtCoder `in/` file), with its answer and every `case.toml`
+/// above it; else a lone input with nothing to compare, which a warning says.
+fn file_case(file: &Path, warnings: &mut Vec<String>) -> Case {
+    let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(file)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // The folder that holds the file, then the one above (AtCoder keeps `in/` and `out/` there).
+    for dir in [folder.clone(), folder.join("..")] {
+        if !dir.is_dir() {
+            continue;
+        }
+        let settings = settings_above(&dir.join("x")).with_file(&dir);
+        let naming = dir.join("..");
+        let found =
+            cases_in_folder(&naming, &dir, &settings).into_iter().find(|c| c.input.as_deref().is_some_and(same));
+        if let Some(case) = found {
+            return case;
+        }
+    }
+    warnings.push(format!(
+        "{} has no answer beside it: it is judged without one (OK if it runs cleanly)",
+        shown_path(file)
+    ));
+    let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let settings = settings_above(file);
+    Case { name, input: Some(file.to_path_buf()), expected: None, config: settings.config, problem: settings.problem }
+}
+
+/// The settings of the folders above `path`, the outermost first: up to the working folder
+/// when `path` is inside it, else its parent and grandparent.
+fn settings_above(path: &Path) -> Settings {
+    let Ok(path) = std::fs::canonicalize(path).or_else(|_| {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::canonicalize(parent).map(|p| p.join(path.file_name().unwrap_or_default()))
+    }) else {
+        return Settings::default();
+    };
+    let cwd = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+    let inside = cwd.as_ref().filter(|c| path.starts_with(c));
+    let mut dirs = Vec::new();
+    for dir in path.ancestors().skip(1) {
+        dirs.push(dir);
+        match inside {
+            Some(c) if dir == c.as_path() => break,
+            None if dirs.len() >= 2 => break,
+            _ => {}
+        }
+    }
+    let chain = dirs.iter().rev().fold(Settings::default(), |s, d| s.with_file(d));
+    Settings { own_file: false, ..chain }
 }
 
 /// The settings in force in a folder: every `case.toml` from the root down, nearer ones

@@ -276,7 +276,7 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         ("ACTUAL_OUTPUT".into(), out_path.into()),
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
-    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1 };
+    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
     let facts = exec::run(&full, input, &limits);
     let feedback = String::from_utf8_lossy(&facts.stderr).trim().to_string();
     let said = |what: &str| {

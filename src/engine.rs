@@ -21,6 +21,8 @@ pub struct Options {
     pub builtin_exe: PathBuf,
     /// Limits from the command line; they beat `case.toml`, which beats the defaults.
     pub time_limit: Option<Duration>,
+    /// `--wall-limit`: when a run not using the CPU is ended, instead of the default.
+    pub wall_limit: Option<Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
     /// A checker from the command line beats the one in `case.toml`.
@@ -58,6 +60,7 @@ impl Options {
             time: self.time_limit.unwrap_or(base.time),
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            wall: self.wall_limit.or(base.wall),
             ..base
         }
     }
@@ -69,6 +72,7 @@ impl Options {
             solver,
             builtin_exe,
             time_limit: None,
+            wall_limit: None,
             memory_kib: None,
             output_bytes: None,
             checker: None,
@@ -336,8 +340,16 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     };
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
+        // A checker given as a source is built like the solver; one that does not build is IE.
         (None, Some(cmd), _) => match parse_command(cmd, &options.builtin_exe) {
-            Ok(p) => Checker::External(beside(p, case.config.checker_dir.as_deref().unwrap_or(folder))),
+            Ok(p) => {
+                let p = beside(p, case.config.checker_dir.as_deref().unwrap_or(folder));
+                let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
+                match crate::build::prepare(p, compiler) {
+                    Ok(p) => Checker::External(p),
+                    Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
+                }
+            }
             Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
         },
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),

@@ -49,6 +49,12 @@ pub struct Facts {
     pub stdout_bytes: u64,
     /// Killed by the watchdog: wall-clock limit reached, or CPU time past the limit.
     pub watchdog_killed: bool,
+    /// Why the watchdog ended the run: "cpu" (past the time limit), "wall" (not using the CPU
+    /// while the wall clock ran out), "memory" or "output"; none when the program ended.
+    pub ended_by: Option<&'static str>,
+    /// Time the run's processes spent runnable but waiting for a CPU (a busy machine), as far
+    /// as the watchdog saw it; not counted against the wall-clock limit.
+    pub waited_ms: f64,
     pub memory_killed: bool,
     pub output_overflow: bool,
     /// Processes of the run other than the program still there when it ended (running ones
@@ -67,6 +73,10 @@ pub struct Facts {
 const STDERR_KEEP: usize = 1 << 20;
 /// How often the watchdog looks at the clock and the process tree.
 const WATCH_EVERY: Duration = Duration::from_millis(5);
+/// However much of a run is spent waiting for a CPU, it ends at this many times its
+/// wall-clock limit of real time.
+const WALL_CAP: u32 = 4;
+
 /// How long the readers may go on draining the pipes after every process of the run is
 /// gone (only a process outside the run could hold them open longer).
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
@@ -187,29 +197,50 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         // Past this much CPU the verdict is TLE whatever happens next, so stop paying for it.
         let cpu_guard = (limits.time + Duration::from_millis(50)).as_millis() as u64;
         std::thread::spawn(move || {
-            let (mut watchdog_killed, mut memory_killed, mut tree_peak_kib) = (false, false, 0u64);
+            let (mut memory_killed, mut tree_peak_kib) = (false, 0u64);
+            let mut ended_by = None;
+            // Each thread's largest run delay seen, so threads that end still count.
+            let mut delays: std::collections::HashMap<i32, u64> = std::collections::HashMap::new();
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(WATCH_EVERY) {
                 let usage = crate::proctree::usage(root);
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
-                let out_of_time = start.elapsed() > wall || usage.cpu_ms > cpu_guard;
-                if !watchdog_killed && out_of_time {
-                    watchdog_killed = true;
+                let elapsed = start.elapsed();
+                // Waiting for a CPU is the machine's doing, not the program's: it is measured
+                // from half the wall limit on, and only time not spent so counts.
+                if elapsed > wall / 2 {
+                    for (tid, ns) in crate::proctree::run_delays(root) {
+                        let seen = delays.entry(tid).or_insert(0);
+                        *seen = (*seen).max(ns);
+                    }
+                }
+                let waited = Duration::from_nanos(delays.values().sum());
+                if ended_by.is_none() {
+                    if usage.cpu_ms > cpu_guard {
+                        ended_by = Some("cpu");
+                    } else if elapsed.saturating_sub(waited) > wall || elapsed > wall * WALL_CAP {
+                        ended_by = Some("wall");
+                    }
                 }
                 if !memory_killed && usage.rss_kib > memory_guard_kib {
                     memory_killed = true;
+                    ended_by.get_or_insert("memory");
                 }
-                if watchdog_killed || memory_killed {
+                if ended_by.is_some() {
                     crate::proctree::kill_descendants(root);
                 }
             }
-            (watchdog_killed, memory_killed, tree_peak_kib)
+            let waited_ms = delays.values().sum::<u64>() as f64 / 1e6;
+            (ended_by, memory_killed, tree_peak_kib, waited_ms)
         })
     };
 
     let ended = launcher.finish_run();
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
     let _ = done.send(());
-    let (watchdog_killed, memory_killed, tree_peak_kib) = watchdog.join().unwrap_or((false, false, 0));
+    let (ended_by, memory_killed, tree_peak_kib, waited_ms) = watchdog.join().unwrap_or((None, false, 0, 0.0));
+    let watchdog_killed = matches!(ended_by, Some("cpu" | "wall"));
+    let output_overflow = overflow.load(Ordering::SeqCst);
+    let ended_by = ended_by.or(output_overflow.then_some("output"));
     let ended = ended?;
     let deadline = Instant::now() + DRAIN_GRACE;
     let (stdout, capture_error) = match out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
@@ -233,8 +264,10 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
         peak_rss_exact: peak_rss_kib > floor_kib,
         stdout_bytes: stdout.len(),
         watchdog_killed,
+        ended_by,
+        waited_ms,
         memory_killed,
-        output_overflow: overflow.load(Ordering::SeqCst),
+        output_overflow,
         leftover_processes: ended.leftovers,
         spawn_error: None,
         capture_error,

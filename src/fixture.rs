@@ -8,7 +8,8 @@
 //! | `print TEXT` | print TEXT and a newline on stdout |
 //! | `stderr TEXT` | print TEXT and a newline on stderr |
 //! | `sleep MS` | sleep MS milliseconds (wall time, no CPU) |
-//! | `spin MS` | burn MS milliseconds of CPU |
+//! | `spin MS` | burn CPU for MS milliseconds of wall time |
+//! | `cpu MS` | burn MS milliseconds of CPU time, however long that takes on a busy machine |
 //! | `alloc MIB` | allocate MIB MiB and touch every page, keeping it |
 //! | `flood MIB` | write MIB MiB of `y` lines to stdout |
 //! | `spew MIB` | write MIB MiB of `x` lines to stderr |
@@ -54,6 +55,10 @@ pub fn main(args: &[String]) -> i32 {
             }
             "spin" => {
                 spin(Duration::from_millis(number()));
+                Ok(())
+            }
+            "cpu" => {
+                burn_cpu(Duration::from_millis(number()));
                 Ok(())
             }
             "alloc" => {
@@ -111,6 +116,23 @@ pub fn main(args: &[String]) -> i32 {
         return 97;
     }
     0
+}
+
+/// Burns CPU until this thread has used `how_long` of it, as the kernel counts it
+/// (`/proc/thread-self/schedstat`, in ns).
+fn burn_cpu(how_long: Duration) {
+    let used = || {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+    };
+    let Some(start) = used() else { return spin(how_long) };
+    let mut x: u64 = 1;
+    while used().map_or(true, |now| now - start < how_long.as_nanos() as u64) {
+        for _ in 0..10_000 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
 }
 
 fn spin(how_long: Duration) {

@@ -313,6 +313,9 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
         CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::Other, "a NUL byte in the command"))
     };
     let program = cstr(&req.program)?;
+    // Found on PATH here, and run with execv: execvp would hand a file that is not a program
+    // (a script without `#!`) to /bin/sh, whose exit 2 a checker's caller reads as PE.
+    let path = cstr(&find_program(&req.program, &req.env))?;
     let mut argv: Vec<CString> = vec![program.clone()];
     for a in &req.args {
         argv.push(cstr(a)?);
@@ -344,7 +347,7 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
             for (k, v) in &env {
                 libc::setenv(k.as_ptr(), v.as_ptr(), 1);
             }
-            libc::execvp(program.as_ptr(), argv_ptrs.as_ptr());
+            libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
             let errno = *libc::__errno_location();
             libc::write(report[1], (&errno as *const i32).cast(), 4);
             libc::_exit(127);
@@ -369,10 +372,28 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
         let name = req.program.to_string_lossy();
         return Err(io::Error::new(
             io::ErrorKind::Other,
-            format!("cannot start '{name}': {}", io::Error::from_raw_os_error(i32::from_ne_bytes(errno))),
+            match i32::from_ne_bytes(errno) {
+                libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
+                e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
+            },
         ));
     }
     Ok(pid)
+}
+
+/// The file `program` names: itself when it has a `/`, else the first executable file of
+/// that name in the directories of PATH (the request's, if it sets one), as a shell finds it.
+fn find_program(program: &std::ffi::OsStr, env: &[(std::ffi::OsString, std::ffi::OsString)]) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt;
+    if program.as_bytes().contains(&b'/') {
+        return program.to_owned();
+    }
+    let path = env.iter().rev().find(|(k, _)| k == "PATH").map(|(_, v)| v.clone()).or_else(|| std::env::var_os("PATH"));
+    let dirs = path.unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into());
+    std::env::split_paths(&dirs)
+        .map(|dir| dir.join(program))
+        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+        .map_or_else(|| program.to_owned(), std::path::PathBuf::into_os_string)
 }
 
 /// Waits for `pid` to end, then kills and reaps every process of the run.

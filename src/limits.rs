@@ -17,6 +17,9 @@ pub struct Limits {
     /// waiting for a CPU is never taken for sleeping. TLE is decided by CPU time.
     #[serde(skip)]
     pub wall_factor: u32,
+    /// The wall-clock limit asked for (`--wall-limit`, `wall_limit`), instead of the default.
+    #[serde(skip)]
+    pub wall: Option<Duration>,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -25,15 +28,26 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { time: Duration::from_millis(2000), memory_kib: 65536, output_bytes: 64 << 20, wall_factor: 1 }
+        Limits {
+            time: Duration::from_millis(2000),
+            memory_kib: 65536,
+            output_bytes: 64 << 20,
+            wall_factor: 1,
+            wall: None,
+        }
     }
 }
 
 impl Limits {
-    /// When the watchdog kills a run whatever its CPU time: max(2 x TL, TL + 1 s), so that a
-    /// sleeping or blocked solver still ends, with room for start-up noise.
+    /// When the watchdog kills a run whatever its CPU time: the limit asked for, else
+    /// max(2 x TL, TL + 1 s), so that a sleeping or blocked solver still ends, with room for
+    /// start-up noise. Time a run spends waiting for a CPU (a busy machine) is not counted
+    /// against it (see [`crate::exec`]).
     pub fn wall_limit(&self) -> Duration {
-        (self.time * 2).max(self.time + Duration::from_secs(1)) * self.wall_factor.max(1)
+        match self.wall {
+            Some(wall) => wall,
+            None => (self.time * 2).max(self.time + Duration::from_secs(1)) * self.wall_factor.max(1),
+        }
     }
 }
 

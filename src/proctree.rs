@@ -116,6 +116,23 @@ pub fn usage(root: i32) -> Usage {
     total
 }
 
+/// The time each thread of the tree (`root`'s descendants) has spent runnable but waiting
+/// for a CPU, in ns (`/proc/PID/task/TID/schedstat`'s run delay): (thread id, delay).
+pub fn run_delays(root: i32) -> Vec<(i32, u64)> {
+    let mut out = Vec::new();
+    for pid in descendants(root) {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
+        for task in tasks.flatten() {
+            let Some(tid) = task.file_name().to_str().and_then(|t| t.parse::<i32>().ok()) else { continue };
+            let Ok(text) = std::fs::read_to_string(task.path().join("schedstat")) else { continue };
+            if let Some(delay) = text.split_whitespace().nth(1).and_then(|d| d.parse::<u64>().ok()) {
+                out.push((tid, delay));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,7 +176,14 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
     let tl = limits.time.as_secs_f64() * 1000.0;
     if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
         let how = if facts.watchdog_killed && facts.cpu_ms <= tl {
-            format!("killed after {:.0} ms of wall time with {:.0} ms of CPU time", facts.wall_ms, facts.cpu_ms)
+            format!(
+                "killed after {:.0} ms of wall time ({:.0} ms of it waiting for a CPU) with {:.0} ms of CPU time, \
+                 not using the CPU it could have (wall limit {:.0} ms)",
+                facts.wall_ms,
+                facts.waited_ms,
+                facts.cpu_ms,
+                limits.wall_limit().as_secs_f64() * 1000.0
+            )
         } else {
             format!("{:.0} ms of CPU time", facts.cpu_ms)
         };
@@ -220,7 +227,13 @@ mod tests {
     }
 
     fn limits() -> Limits {
-        Limits { time: Duration::from_millis(1000), memory_kib: 65536, output_bytes: 1 << 20, wall_factor: 1 }
+        Limits {
+            time: Duration::from_millis(1000),
+            memory_kib: 65536,
+            output_bytes: 1 << 20,
+            wall_factor: 1,
+            wall: None,
+        }
     }
 
     fn verdict(facts: &Facts, outcome: CheckOutcome) -> Verdict {

@@ -376,6 +376,12 @@ mod sixteen;
 #[path = "support/submit_cli.rs"]
 mod submit_cli;
 
+#[path = "support/paths_cli.rs"]
+mod paths_cli;
+
+#[path = "support/busy_cli.rs"]
+mod busy_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.

@@ -107,6 +107,11 @@ pub struct JudgingArgs {
     #[arg(short, long, value_name = "TIME", value_parser = parse_time)]
     pub time_limit: Option<std::time::Duration>,
 
+    /// Wall-clock time after which a run that is not using the CPU (sleeping, blocked) is ended
+    /// as TLE; time spent waiting for a busy CPU does not count [default: max(2 x TL, TL + 1s)].
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    pub wall_limit: Option<std::time::Duration>,
+
     /// Peak memory limit per case, like 64MiB or 65536KiB [default: 65536KiB, or case.toml's].
     #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
@@ -154,6 +159,7 @@ impl JudgingArgs {
     pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
         Ok(Options {
             time_limit: self.time_limit,
+            wall_limit: self.wall_limit,
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
             checker: self.checker(builtin_exe)?,
