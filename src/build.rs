@@ -87,6 +87,10 @@ impl std::fmt::Display for CompileError {
     }
 }
 
+/// How much memory a build may take: heavy templates need a few hundred MiB; a compiler past
+/// this is stopped (the watchdog's kill comes at twice it) and said to be out of memory.
+const BUILD_MEMORY_KIB: u64 = 2 << 20;
+
 /// How long a build may take: generous, since heavy templates take seconds.
 const BUILD_TIME: Duration = Duration::from_secs(60);
 
@@ -127,7 +131,8 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
         .collect();
     let Some((first, rest)) = words.split_first() else { return Err("the build command is empty".into()) };
     let compiler = Program { program: first.clone(), args: rest.to_vec(), env: Vec::new() };
-    let limits = Limits { time: BUILD_TIME, memory_kib: 4 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
+    let limits =
+        Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, wall_factor: 1, wall: None };
     let facts = exec::run(&compiler, Path::new("/dev/null"), &limits);
     let said = |head: String| {
         let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();
@@ -146,6 +151,9 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
     if facts.watchdog_killed || facts.signal.is_some() || facts.exit_code != Some(0) {
         let how = match (facts.exit_code, facts.signal) {
             _ if facts.watchdog_killed => "ran out of time".to_string(),
+            _ if facts.memory_killed || facts.peak_rss_kib > BUILD_MEMORY_KIB => {
+                format!("ran out of memory (over {} MiB)", BUILD_MEMORY_KIB / 1024)
+            }
             (Some(code), _) => format!("exited {code}"),
             (None, Some(sig)) => format!("died of {}", crate::verdict::signal_name(sig)),
             (None, None) => "ended without a status".to_string(),

@@ -9,7 +9,7 @@
 //! case and judged IE; it never stops discovery of the others.
 
 use crate::check::CheckerKind;
-use crate::limits::{parse_size, parse_time, Limits};
+use crate::limits::{parse_memory, parse_size, parse_time, Limits};
 use crate::verdict::Verdict;
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -126,7 +126,7 @@ impl CaseConfig {
             config.time_limit = Some(parse_time(&t).map_err(|e| field("time_limit", e.to_string()))?);
         }
         if let Some(m) = file.memory_limit {
-            let bytes = parse_size(&m).map_err(|e| field("memory_limit", e.to_string()))?;
+            let bytes = parse_memory(&m).map_err(|e| field("memory_limit", e.to_string()))?;
             config.memory_kib = Some(bytes / 1024);
         }
         if let Some(w) = file.wall_limit {
@@ -292,6 +292,9 @@ fn settings_above(path: &Path) -> Settings {
     Settings { own_file: false, ..chain }
 }
 
+/// The largest `case.toml` read: settings are a few lines.
+const MAX_CASE_TOML: u64 = 1 << 20;
+
 /// The settings in force in a folder: every `case.toml` from the root down, nearer ones
 /// winning, and the first problem met in any of them.
 #[derive(Clone, Debug, Default)]
@@ -306,10 +309,19 @@ impl Settings {
     /// These settings with `dir/case.toml` (if any) laid over them.
     fn with_file(&self, dir: &Path) -> Settings {
         let toml = dir.join("case.toml");
-        if !toml.is_file() {
+        let Ok(meta) = std::fs::metadata(&toml) else {
             return Settings { own_file: false, ..self.clone() };
-        }
-        match std::fs::read_to_string(&toml).map_err(|e| e.to_string()).and_then(|t| CaseConfig::parse(&t)) {
+        };
+        // Never opened unless it is a small regular file: a FIFO would block, a folder or a
+        // huge file is a mistake, and each is the problem of every case below it.
+        let read = if !meta.is_file() {
+            Err("it is not a regular file".to_string())
+        } else if meta.len() > MAX_CASE_TOML {
+            Err(format!("it is {} bytes; a case.toml holds at most {MAX_CASE_TOML}", meta.len()))
+        } else {
+            std::fs::read_to_string(&toml).map_err(|e| e.to_string())
+        };
+        match read.and_then(|t| CaseConfig::parse(&t)) {
             Ok(mut config) => {
                 // A relative command is taken from the folder of the case.toml that names it.
                 if config.solver.is_some() {

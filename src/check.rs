@@ -47,6 +47,11 @@ impl CheckerKind {
         }
         match text.strip_prefix("float").map(str::parse::<u8>) {
             Some(Ok(digits @ 1..=15)) => Ok(CheckerKind::Float(digits)),
+            // oj's `-c` is the command to test: say where that goes here.
+            _ if text.contains(['/', ' ', '.']) => Err(format!(
+                "unknown checker '{text}': -c is the checker here (oj's -c is the command: write --solver '{text}', \
+                 or put the command after --)"
+            )),
             _ => Err(format!(
                 "unknown checker '{text}': use lines, exact, tokens, sudoku, float (1e-6) or floatN (1e-N, N from 1 to 15)"
             )),
@@ -216,8 +221,12 @@ fn close(got: &[u8], want: &[u8], eps: f64) -> bool {
     if got == want {
         return true;
     }
-    let number = |w: &[u8]| std::str::from_utf8(w).ok()?.parse::<f64>().ok().filter(|x| x.is_finite());
+    // As testlib reads them: `nan`, `inf` and numbers too large for a double are numbers; a
+    // NaN matches only a NaN, an infinity only the same infinity.
+    let number = |w: &[u8]| std::str::from_utf8(w).ok()?.parse::<f64>().ok();
     match (number(got), number(want)) {
+        (Some(x), Some(y)) if x.is_nan() || y.is_nan() => x.is_nan() && y.is_nan(),
+        (Some(x), Some(y)) if x.is_infinite() || y.is_infinite() => x == y,
         (Some(x), Some(y)) => {
             let diff = (x - y).abs();
             // The small slack absorbs the rounding of the decimal-to-binary conversion.
@@ -277,7 +286,7 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
     let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
-    let facts = exec::run(&full, input, &limits);
+    let facts = exec::run_sending_stdout(&full, input, &limits, exec::Stdout::Discard);
     let feedback = String::from_utf8_lossy(&facts.stderr).trim().to_string();
     let said = |what: &str| {
         if feedback.is_empty() {
@@ -298,13 +307,16 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         (Some(2 | 4), _) => CheckOutcome::Presentation(said("the checker says PE")),
         (Some(3), _) => CheckOutcome::Failed(said("the checker failed")),
         (Some(7), _) => match points_said(&feedback) {
+            // All the points are an accepted answer, however the checker says so.
+            Some(1.0) => CheckOutcome::Accepted,
             Some(share) if (0.0..=1.0).contains(&share) => CheckOutcome::Partial { share, why: said("partial points") },
             Some(x) => CheckOutcome::Failed(said(&format!(
                 "the checker gave points {x}, but points are a share of the case from 0 to 1"
             ))),
             None => CheckOutcome::Failed(said("the checker exited 7 (partial points) without `points X` on stderr")),
         },
-        (Some(code @ 16..=116), _) => {
+        (Some(116), _) => CheckOutcome::Accepted,
+        (Some(code @ 16..=115), _) => {
             CheckOutcome::Partial { share: f64::from(code - 16) / 100.0, why: said(&format!("_pc({})", code - 16)) }
         }
         (Some(code), _) => CheckOutcome::Failed(said(&format!("the checker exited with unknown code {code}"))),
@@ -379,6 +391,10 @@ mod tests {
         assert_eq!(f(b"0.334\n", b"0.333\n"), CheckOutcome::Wrong("word 1: expected 0.333, found 0.334".into()));
         assert_eq!(f(b"1 Yes\n", b"1 yes\n"), CheckOutcome::Wrong("word 2: expected yes, found Yes".into()));
         assert_eq!(f(b"nan\n", b"1\n"), CheckOutcome::Wrong("word 1: expected 1, found nan".into()));
+        // As testlib: NaN matches NaN, an infinity the same one, 1e309 is an infinity.
+        assert_eq!(f(b"nan inf -inf 1e309\n", b"NaN inf -infinity inf\n"), CheckOutcome::Accepted);
+        assert!(matches!(f(b"inf\n", b"-inf\n"), CheckOutcome::Wrong(_)));
+        assert!(matches!(f(b"1e308\n", b"inf\n"), CheckOutcome::Wrong(_)));
         assert!(matches!(f(b"1\n", b"1 2\n"), CheckOutcome::Wrong(w) if w.contains("ends after 1 words")));
         assert!(matches!(f(b"1 2 3", b"1 2\n"), CheckOutcome::Wrong(w) if w.contains("goes on after the 2")));
         assert_eq!(

@@ -106,6 +106,21 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 /// Runs `program` with `stdin` as its standard input under `limits`.
 pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
+    run_sending_stdout(program, stdin, limits, Stdout::Keep)
+}
+
+/// Where a run's standard output goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stdout {
+    /// Kept in [`Facts::stdout`], up to the output limit (past it: OLE).
+    Keep,
+    /// Thrown away as it is written (a checker's: only its exit code and stderr count, so
+    /// however much it prints changes nothing).
+    Discard,
+}
+
+/// As [`run`], with stdout sent where `stdout` says.
+pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout) -> Facts {
     LAUNCHER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -119,7 +134,7 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
             }
         }
         let launcher = slot.as_ref().expect("started above");
-        run_with(launcher, program, stdin, limits).unwrap_or_else(|e| {
+        run_with(launcher, program, stdin, limits, stdout).unwrap_or_else(|e| {
             *slot = None; // a broken launcher is replaced on the next run
             spawn_error(format!("the launcher failed: {e}"))
         })
@@ -131,7 +146,13 @@ fn spawn_error(why: String) -> Facts {
 }
 
 /// One run through `launcher`; `Err` only when the launcher itself failed.
-fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limits) -> std::io::Result<Facts> {
+fn run_with(
+    launcher: &Launcher,
+    program: &Program,
+    stdin: &Path,
+    limits: &Limits,
+    sink: Stdout,
+) -> std::io::Result<Facts> {
     let input = match std::fs::File::open(stdin) {
         Ok(f) => OwnedFd::from(f),
         Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", stdin.display()))),
@@ -143,6 +164,13 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
     let ((out_r, out_w), (err_r, err_w)) = match (pipe(), pipe()) {
         (Ok(o), Ok(e)) => (o, e),
         (Err(e), _) | (_, Err(e)) => return Ok(spawn_error(format!("cannot make pipes: {e}"))),
+    };
+    let (out_r, out_w) = match sink {
+        Stdout::Keep => (Some(out_r), out_w),
+        Stdout::Discard => match std::fs::OpenOptions::new().write(true).open("/dev/null") {
+            Ok(null) => (None, OwnedFd::from(null)),
+            Err(e) => return Ok(spawn_error(format!("cannot open /dev/null: {e}"))),
+        },
     };
     let request = Request {
         program: program.program.clone(),
@@ -161,7 +189,7 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
     let overflow = Arc::new(AtomicBool::new(false));
 
     let (out_tx, out_rx) = mpsc::channel();
-    {
+    if let Some(out_r) = out_r {
         let overflow = Arc::clone(&overflow);
         let cap = limits.output_bytes;
         std::thread::spawn(move || {
@@ -184,6 +212,8 @@ fn run_with(launcher: &Launcher, program: &Program, stdin: &Path, limits: &Limit
             }
             let _ = out_tx.send(spool.finish());
         });
+    } else {
+        let _ = out_tx.send(spool.finish());
     }
     let (err_tx, err_rx) = mpsc::channel();
     std::thread::spawn(move || {

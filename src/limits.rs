@@ -84,10 +84,16 @@ pub fn parse_time(text: &str) -> Result<Duration, LimitError> {
     let secs = match unit {
         "ms" => n / 1000.0,
         "s" | "sec" => n,
+        // oj's `-t 2` and judges' pages mean seconds; say so rather than guess.
+        "" => return Err(LimitError { text: text.to_string(), accepted: "a unit: 2s for seconds, or 2ms" }),
         _ => return Err(err()),
     };
     if secs > 3600.0 {
         return Err(LimitError { text: text.to_string(), accepted: "at most 3600s" });
+    }
+    // Limits are kept in whole milliseconds: less would be a limit of zero.
+    if secs < 0.001 {
+        return Err(LimitError { text: text.to_string(), accepted: "at least 1ms" });
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -108,7 +114,19 @@ pub fn parse_size(text: &str) -> Result<u64, LimitError> {
     if bytes > 1024.0 * 1024.0 * 1024.0 * 1024.0 {
         return Err(LimitError { text: text.to_string(), accepted: "at most 1TiB" });
     }
+    if bytes < 1.0 {
+        return Err(LimitError { text: text.to_string(), accepted: "at least 1B" });
+    }
     Ok(bytes as u64)
+}
+
+/// A memory limit: a size of at least 1 KiB, since memory is counted in KiB.
+pub fn parse_memory(text: &str) -> Result<u64, LimitError> {
+    let bytes = parse_size(text)?;
+    if bytes < 1024 {
+        return Err(LimitError { text: text.to_string(), accepted: "at least 1KiB" });
+    }
+    Ok(bytes)
 }
 
 /// Shows KiB as a person reads them: `812 KiB`, `63.9 MiB`.
@@ -129,6 +147,17 @@ mod tests {
         assert_eq!(parse_time("2s").unwrap(), Duration::from_secs(2));
         assert_eq!(parse_time("1500ms").unwrap(), Duration::from_millis(1500));
         assert_eq!(parse_time("0.5s").unwrap(), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn limits_that_round_to_zero_are_refused() {
+        assert!(parse_time("0.1ms").unwrap_err().to_string().contains("at least 1ms"));
+        assert!(parse_size("0.5B").is_err());
+        assert!(parse_size("0.0001KiB").is_err());
+        assert!(parse_memory("512B").unwrap_err().to_string().contains("at least 1KiB"));
+        assert_eq!(parse_memory("1KiB").unwrap(), 1024);
+        assert_eq!(parse_size("1B").unwrap(), 1);
+        assert!(parse_time("2").unwrap_err().to_string().contains("2s for seconds"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Verdicts and the pure function that turns the facts of a run into one.
 //!
-//! Precedence: IE > TLE > MLE > OLE > RE > PE/WA/PC > AC. The checker is consulted only after a
+//! Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC. The checker is consulted only after a
 //! clean exit, so a wrong output can never hide a time-out or a crash.
 
 use crate::exec::Facts;

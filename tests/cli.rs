@@ -382,6 +382,12 @@ mod paths_cli;
 #[path = "support/busy_cli.rs"]
 mod busy_cli;
 
+#[path = "support/checks_cli.rs"]
+mod checks_cli;
+
+#[path = "support/usage_cli.rs"]
+mod usage_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.
@@ -429,7 +435,8 @@ fn judge_help_documents_verdicts_and_exit_codes() {
 
 #[test]
 fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
-    judge().args(["--time-limit", "2"]).assert().code(2).stderr(predicate::str::contains("like 2s, 1.5s or 1500ms"));
+    judge().args(["--time-limit", "2"]).assert().code(2).stderr(predicate::str::contains("2s for seconds, or 2ms"));
+    judge().args(["--time-limit", "2h"]).assert().code(2).stderr(predicate::str::contains("like 2s, 1.5s or 1500ms"));
     judge().args(["--memory-limit", "64 parsecs"]).assert().code(2).stderr(predicate::str::contains("64MiB"));
     judge().args(["--jobs", "0"]).assert().code(2);
     judge().arg("no/such/folder").assert().code(2).stderr(predicate::str::contains("no such file or folder"));
@@ -706,7 +713,8 @@ fn json_report_repeat_fail_fast_and_filter() {
         .code(1)
         .stdout(predicate::str::ends_with("0 passed, 1 failed, 2 skipped\n"));
     judge().arg(dir.path()).args(["--solver", "@fixture", "--filter", "good"]).assert().success();
-    judge().arg(dir.path()).args(["--solver", "@fixture", "--json", "/no/such/dir/r.json"]).assert().code(3);
+    // A report that cannot be written is a usage error, found before the run.
+    judge().arg(dir.path()).args(["--solver", "@fixture", "--json", "/no/such/dir/r.json"]).assert().code(2);
 }
 
 #[test]

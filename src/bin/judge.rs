@@ -32,7 +32,19 @@ fn main() {
 }
 
 fn run() -> i32 {
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    if let Some(hint) = sudoku_judge::cli::oj_habit(&args) {
+        eprintln!("judge: {hint}");
+        return 2;
+    }
     let cli = Cli::parse();
+    let misplaced = sudoku_judge::cli::flags_after_command(&cli.command);
+    if !misplaced.is_empty() {
+        eprintln!(
+            "judge: warning: {} comes after --, so the solver gets it, not judge: put judge's options before --",
+            misplaced.join(", ")
+        );
+    }
     let usage = |message: String| {
         eprintln!("judge: {message}");
         2
@@ -45,6 +57,13 @@ fn run() -> i32 {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    // A report that cannot be written is found now, not after the whole run.
+    let json_to_stdout = cli.json.as_deref() == Some(std::path::Path::new("-"));
+    if let Some(path) = cli.json.as_deref().filter(|_| !json_to_stdout) {
+        if let Err(e) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            return usage(format!("cannot write the --json report to {}: {e}", path.display()));
+        }
+    }
     if let Some(e) = &options.solver_error {
         eprintln!("judge: CE: {e}");
     }
@@ -129,11 +148,19 @@ fn run() -> i32 {
         report::failures(&results, style),
         report::summary(&results)
     );
-    let mut out = stdout.lock();
-    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+    // `--json -`: the JSON is stdout, and the table goes to stderr.
+    let written = if json_to_stdout {
+        let mut err = std::io::stderr().lock();
+        let mut out = stdout.lock();
+        err.write_all(text.as_bytes()).and_then(|_| out.write_all(&report::json(&results))).and_then(|_| out.flush())
+    } else {
+        let mut out = stdout.lock();
+        out.write_all(text.as_bytes()).and_then(|_| out.flush())
+    };
+    if written.is_err() {
         return 3;
     }
-    if let Some(path) = &cli.json {
+    if let Some(path) = cli.json.as_ref().filter(|_| !json_to_stdout) {
         if let Err(e) = std::fs::write(path, report::json(&results)) {
             eprintln!("judge: cannot write {}: {e}", path.display());
             return 3;

@@ -7,15 +7,16 @@ pub mod submit;
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
 use crate::exec::Program;
-use crate::limits::{parse_size, parse_time};
+use crate::limits::{parse_memory, parse_size, parse_time};
 use clap::Parser;
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
 Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points, TLE time,
-MLE memory, OLE output, RE runtime error (exit code or signal), IE internal error (bad case or
+MLE memory, OLE output, RE runtime error (exit code or signal), CE compile error (the solver's
+source did not build, or is over the judge's source limit), IE internal error (bad case or
 checker), OK ran cleanly with nothing to compare, SK skipped.
-Precedence: IE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
+Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
 
 Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
@@ -52,7 +53,8 @@ pub struct Cli {
     #[command(flatten)]
     pub judging: JudgingArgs,
 
-    /// Write every case with its facts, and a summary, as JSON to FILE.
+    /// Write every case with its facts, and a summary, as JSON to FILE (`-`: to stdout, and
+    /// the table to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 
@@ -82,8 +84,9 @@ pub struct Cli {
     pub skip_tags: Vec<String>,
 
     /// Judge as that problem's judge does: its suite (cases tagged NAME), its time and memory
-    /// limits and its checker, unless flags say otherwise. NAME: poj2676, poj3074, acwing166,
-    /// luogu1784 or samurai. Cases tagged `hard` need a fast solver (--skip-tag hard).
+    /// limits, its source limit and its checker, unless flags say otherwise. NAME: poj2676,
+    /// poj3074, acwing166, luogu1784, samurai, poj3076, acwing169 or spoj-sudoku. Cases tagged
+    /// `hard` need a fast solver (--skip-tag hard).
     #[arg(long, value_name = "NAME", value_parser = crate::problems::find)]
     pub problem: Option<crate::problems::Problem>,
 
@@ -113,7 +116,7 @@ pub struct JudgingArgs {
     pub wall_limit: Option<std::time::Duration>,
 
     /// Peak memory limit per case, like 64MiB or 65536KiB [default: 65536KiB, or case.toml's].
-    #[arg(short, long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(short, long, value_name = "SIZE", value_parser = parse_memory)]
     pub memory_limit: Option<u64>,
 
     /// Stdout beyond this size is OLE [default: 64MiB, or case.toml's].
@@ -206,8 +209,21 @@ pub(crate) fn build_solver(
     }
 }
 
-/// `program`, unless it is not built in and cannot be found.
+/// The longest command (program, arguments and environment) a run can be given: it travels
+/// to the launcher in one 64 KiB message.
+const MAX_COMMAND_BYTES: usize = 60 << 10;
+
+/// `program`, unless it is not built in and cannot be found, or is too long to start.
 pub(crate) fn checked(program: Program) -> Result<Program, String> {
+    let bytes = program.program.len()
+        + program.args.iter().map(|a| a.len() + 1).sum::<usize>()
+        + program.env.iter().map(|(k, v)| k.len() + v.len() + 2).sum::<usize>();
+    if bytes > MAX_COMMAND_BYTES {
+        return Err(format!(
+            "the command is {bytes} bytes long; judge starts commands of at most {MAX_COMMAND_BYTES} bytes \
+             (put long arguments in a file)"
+        ));
+    }
     if !program.args.first().is_some_and(|a| a == "--builtin") {
         check_program_exists(&program.program)?;
     }
@@ -268,6 +284,42 @@ impl Cli {
     }
 }
 
+/// Words of a judge command line that oj users type and that mean something else here (or
+/// nothing): the error says what to write instead.
+pub fn oj_habit(args: &[String]) -> Option<String> {
+    let before_command = args.iter().take_while(|a| *a != "--");
+    for (k, arg) in before_command.enumerate() {
+        if arg == "-e" || arg.starts_with("--error") {
+            let eps = args.get(k + 1).map_or("1e-6", String::as_str);
+            return Some(format!(
+                "oj's {arg} (float tolerance) is a checker here: --checker float (1e-6) or floatN (1e-N) for {eps}"
+            ));
+        }
+        if arg == "--tle" || arg == "--mle" {
+            let what = if arg == "--tle" { "--time-limit 2s" } else { "--memory-limit 256MiB" };
+            return Some(format!("oj's {arg} is written {what} here (with a unit)"));
+        }
+    }
+    None
+}
+
+/// The judge's own long flags found among the solver's words after `--` (`judge -- a.cpp
+/// --filter x` gives `--filter` to the solver, which is rarely what was meant).
+pub fn flags_after_command(command: &[String]) -> Vec<String> {
+    use clap::CommandFactory;
+    let ours: Vec<String> =
+        Cli::command().get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect();
+    command
+        .iter()
+        .skip(1)
+        .filter(|w| {
+            let flag = w.split('=').next().unwrap_or(w);
+            ours.iter().any(|o| o == flag)
+        })
+        .cloned()
+        .collect()
+}
+
 /// The folders looked in, in order, when no path is given: ours, `oj download`'s, and the
 /// usual other name.
 pub const DEFAULT_FOLDERS: [&str; 3] = ["cases", "test", "tests"];
@@ -296,6 +348,22 @@ pub(crate) fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), Stri
             .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(path).is_file()))
             .unwrap_or(false)
     };
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &std::path::Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+    if found && path.components().count() > 1 && !runnable(path) {
+        let shown = path.display();
+        let mut head = [0u8; 4];
+        let program_like = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .is_ok_and(|n| head[..n].starts_with(b"#!") || head[..n] == *b"\x7fELF");
+        return Err(match path.extension().and_then(|e| e.to_str()).filter(|_| !program_like) {
+            Some(ext) => format!(
+                "solver '{shown}' is not a program: .{ext} is not a language the judge builds (.c, .cpp, .rs, .py); \
+                 give the command that runs it, like --solver 'java Main'"
+            ),
+            None => format!("solver '{shown}' is not executable: chmod +x {shown}"),
+        });
+    }
     if found {
         Ok(())
     } else {

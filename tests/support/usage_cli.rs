@@ -1,0 +1,82 @@
+//! Usage mistakes get a usage error that names the cause and the fix, before any case runs.
+
+use super::{folder, judge};
+use predicates::prelude::*;
+
+#[test]
+fn help_names_every_problem_and_the_ce_verdict() {
+    let out = judge().arg("--help").assert().success().get_output().stdout.clone();
+    let help = String::from_utf8(out).unwrap();
+    for p in &sudoku_judge::problems::PROBLEMS {
+        assert!(help.contains(p.name), "{} missing from --help", p.name);
+    }
+    assert!(help.contains("CE compile error"), "{help}");
+}
+
+#[test]
+fn a_solver_that_is_not_a_program_is_a_usage_error_naming_the_cause() {
+    let dir = folder(&[("Main.java", "class Main {}\n"), ("a.out", "#!/bin/sh\necho 1\n")]);
+    judge()
+        .current_dir(dir.path())
+        .args(["/nonexistent-cases", "--solver", "./Main.java"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a program").and(predicate::str::contains("java Main")));
+    judge()
+        .current_dir(dir.path())
+        .args(["--solver", "./a.out"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("chmod +x ./a.out"));
+}
+
+#[test]
+fn the_json_report_is_checked_before_the_run_and_dash_means_stdout() {
+    judge()
+        .args(["cases/harness", "--json", "/nonexistent-dir/r.json"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("cannot write the --json report"));
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "hi\n")]);
+    let out = judge()
+        .current_dir(dir.path())
+        .args(["cases", "--json", "-", "--", "@fixture", "print hi"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("1 passed, 0 failed"));
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(report["cases"][0]["verdict"], "AC", "{report}");
+    assert!(!dir.path().join("-").exists(), "no file named -");
+}
+
+#[test]
+fn oj_habits_get_what_to_write_instead() {
+    judge().args(["cases/harness", "-e", "1e-6"]).assert().code(2).stderr(predicate::str::contains("--checker float"));
+    judge()
+        .args(["cases/harness", "-c", "./a.out"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--solver './a.out'"));
+    judge().args(["cases/harness", "-t", "2"]).assert().code(2).stderr(predicate::str::contains("2s for seconds"));
+}
+
+#[test]
+fn judge_flags_after_the_command_are_warned_about() {
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "hi\n")]);
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--", "@fixture", "print hi", "--filter", "x"])
+        .assert()
+        .stderr(predicate::str::contains("--filter comes after --, so the solver gets it"));
+}
+
+#[test]
+fn a_command_too_long_to_start_is_a_usage_error_not_ie() {
+    let long = format!("print {}", "x".repeat(70_000));
+    judge()
+        .args(["cases/harness", "--", "@fixture", &long])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("put long arguments in a file"));
+}
