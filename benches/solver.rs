@@ -239,7 +239,7 @@ fn peer_table(root: &Path, data: &Path, runs: usize) {
         let verdict = if ratio <= 0.90 {
             "met".to_string()
         } else {
-            format!("not met ({:.0}% over)", (ratio / 0.90 - 1.0) * 100.0)
+            format!("not met ({:.1}% over)", (ratio / 0.90 - 1.0) * 100.0)
         };
         println!("| {name} | {} | {ratio:.2} | {verdict} |", cells.join(" | "));
     }

@@ -66,6 +66,9 @@ fn givens(puzzle: &[u8]) -> usize {
     puzzle.iter().filter(|&&v| v != 0).count()
 }
 
+/// The most puzzles one file holds: the file is built in memory.
+const MAX_PUZZLES: usize = 1_000_000;
+
 /// Generates the file `options` describe.
 pub fn generate(options: &GenOptions) -> Result<Generated, String> {
     if !options.format.fits(options.shape) {
@@ -81,9 +84,18 @@ pub fn generate(options: &GenOptions) -> Result<Generated, String> {
     if !(matches!(options.blank, b'0' | b'.') || dash) {
         return Err("a blank cell is written as 0 or . (or - on a 16x16 grid)".into());
     }
+    if options.count > MAX_PUZZLES {
+        return Err(format!("at most {MAX_PUZZLES} puzzles a file; run it again with other seeds for more"));
+    }
     let blank = options.shape.blank();
     let mut maker = carve::Maker::new(blank.clone(), options.seed);
     let cells = maker.cells();
+    if let Some(clues) = options.clues.filter(|&c| c > cells) {
+        return Err(format!(
+            "a {} puzzle has {cells} cells: --clues {clues} is more than it holds",
+            options.shape.name()
+        ));
+    }
     let mut puzzles = Vec::with_capacity(options.count);
     let mut missed = Vec::new();
     for _ in 0..options.count {
@@ -116,8 +128,9 @@ pub fn generate(options: &GenOptions) -> Result<Generated, String> {
         } else {
             "a minimal puzzle seldom has exactly that many"
         };
+        let range = if low == high { format!("{low}") } else { format!("{low} to {high}") };
         notes.push(format!(
-            "asked for {target} givens: {} of {} puzzles have {low} to {high} instead ({why})",
+            "asked for {target} givens: {} of {} puzzles have {range} instead ({why})",
             missed.len(),
             options.count
         ));

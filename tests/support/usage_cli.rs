@@ -80,3 +80,24 @@ fn a_command_too_long_to_start_is_a_usage_error_not_ie() {
         .code(2)
         .stderr(predicate::str::contains("put long arguments in a file"));
 }
+
+#[test]
+fn gen_refuses_more_clues_than_cells_and_more_puzzles_than_fit_in_memory() {
+    let gen = || assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+    gen().args(["gen", "--clues", "90"]).assert().code(2).stderr(predicate::str::contains("81 cells"));
+    gen().args(["gen", "-n", "1000000000000"]).assert().code(2).stderr(predicate::str::contains("at most 1000000"));
+    // One figure, not "81 to 81".
+    gen()
+        .args(["gen", "--clues", "80", "--seed", "3"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(" to ").not());
+}
+
+#[test]
+fn stress_help_gives_its_own_checker_default() {
+    let out =
+        assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("judge")).args(["stress", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("[default: sudoku for @gen, lines otherwise]"), "{help}");
+}
