@@ -68,6 +68,9 @@ impl CheckerKind {
     }
 }
 
+/// The largest input the `sudoku` checker reads.
+pub const SUDOKU_INPUT_MAX: u64 = 128 << 20;
+
 /// A checker ready to run: built in, or an external program.
 #[derive(Clone, Debug)]
 pub enum Checker {
@@ -97,7 +100,16 @@ pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &
     match checker {
         Checker::Builtin(CheckerKind::Sudoku) => {
             // The input is read whole: the checker needs every puzzle's givens, and the
-            // solver had to read all of it too.
+            // solver had to read all of it too. Past a size no Sudoku input reaches (a million
+            // puzzle lines is 82 MB) it is not read at all: the judge's memory stays small.
+            if let Ok(meta) = std::fs::metadata(input) {
+                if meta.len() > SUDOKU_INPUT_MAX {
+                    return CheckOutcome::Failed(format!(
+                        "the input is {} bytes; the sudoku checker reads inputs of at most {SUDOKU_INPUT_MAX}",
+                        meta.len()
+                    ));
+                }
+            }
             let input = match std::fs::read(input) {
                 Ok(i) => i,
                 Err(e) => return CheckOutcome::Failed(format!("cannot read the input: {e}")),

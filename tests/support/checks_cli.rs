@@ -79,3 +79,19 @@ fn limits_that_round_to_zero_or_lack_a_unit_are_usage_errors() {
         judge().args(["cases/harness", flag, value]).assert().code(2).stderr(predicate::str::contains(says));
     }
 }
+
+#[test]
+fn a_huge_input_under_the_sudoku_checker_is_ie_without_reading_it() {
+    let dir = folder(&[("cases/big/expected.txt", "1\n")]);
+    let input = std::fs::File::create(dir.path().join("cases/big/input.txt")).unwrap();
+    input.set_len(1 << 30).unwrap(); // sparse: a GiB of zero bytes that take no disk
+    let json = dir.path().join("r.json");
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--checker", "sudoku", "--json"])
+        .arg(&json)
+        .args(["--", "@fixture", "print 1"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("IE").and(predicate::str::contains("reads inputs of at most")));
+}
