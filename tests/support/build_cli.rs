@@ -93,9 +93,16 @@ fn a_typical_accepted_solution_passes_each_problem_suite_but_the_hard_cases() {
     // and speaking the judge's own format, passes every case its judge could send.
     let cache = tempfile::tempdir().unwrap();
     // 16x16 problems: dancing links, the usual accepted solution there.
+    // 9x9 problems: the plain backtracking in reading order that most accepted solutions are
+    // (the yardstick of `hard`), and the usual fewest-candidates search.
     let typical = |mode: &'static str| vec!["tests/fixtures/typical.rs", mode];
+    let plain = |mode: &'static str| vec!["tests/fixtures/plain.rs", mode];
     let dlx = || vec!["tests/fixtures/dlx16.rs"];
     for (problem, command) in [
+        ("poj2676", plain("poj2676")),
+        ("poj3074", plain("poj3074")),
+        ("acwing166", plain("poj3074")),
+        ("luogu1784", plain("luogu1784")),
         ("poj2676", typical("poj2676")),
         ("poj3074", typical("poj3074")),
         ("acwing166", typical("poj3074")),
