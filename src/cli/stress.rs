@@ -74,6 +74,11 @@ pub struct StressCli {
     #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
 
+    /// A testlib-style validator, run with each input on its stdin (exit 0: valid): every
+    /// generated input must pass it, and the shrinker only keeps inputs that do.
+    #[arg(long, value_name = "CMD")]
+    pub validator: Option<String>,
+
     /// Write every test run and the ending as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -85,6 +90,7 @@ impl StressCli {
         let (solver, solver_error) = build_solver(&self.solver, &self.command, &exe, compiler)?;
         let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;
+        let validator = self.validator.as_deref().map(|v| resolve(v, &exe, "--validator", compiler)).transpose()?;
         let ours = self.generator.trim_start().starts_with("@gen");
         let options =
             Options { jobs: usize::from(self.jobs).min(cores()), reference, ..Options::new(solver, exe.clone()) };
@@ -107,6 +113,7 @@ impl StressCli {
             seed: self.seed,
             save: self.save.clone(),
             shrink_tries: self.shrink_tries,
+            validator,
         })
     }
 }
@@ -133,6 +140,15 @@ pub fn main(args: &[String], exe: PathBuf) -> i32 {
     }
     let live = std::io::stderr().is_terminal();
     let report = stress::run(&options, &|p| {
+        if let Some((tries, bytes)) = p.shrinking {
+            // Shrinking takes seconds to minutes: say how it goes, live or as plain lines.
+            if live {
+                eprint!("\r\x1b[2Kshrinking: {tries} runs, smallest failing input {bytes} bytes");
+            } else if tries == 1 || tries % 100 == 0 {
+                eprintln!("judge stress: shrinking: {tries} runs, smallest failing input {bytes} bytes");
+            }
+            return;
+        }
         if live {
             let reference = p.slowest_reference_ms.map(|r| format!(", reference {r:.1} ms")).unwrap_or_default();
             eprint!(

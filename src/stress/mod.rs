@@ -41,6 +41,9 @@ pub struct StressOptions {
     pub save: Option<PathBuf>,
     /// Solver runs the shrinker may spend.
     pub shrink_tries: usize,
+    /// A testlib-style validator (exit 0: the input on its stdin is valid), checked on every
+    /// generated input and on every input the shrinker tries.
+    pub validator: Option<Program>,
 }
 
 /// One test: its number, seed and what the solver earned.
@@ -53,6 +56,8 @@ pub struct TestRun {
     pub cpu_ms: f64,
     pub reference_cpu_ms: Option<f64>,
     pub input_bytes: usize,
+    /// The head of the solver's stderr (a traceback says more than a verdict).
+    pub stderr: String,
 }
 
 /// The first failing test, its input, what shrinking made of it, and where it was saved.
@@ -65,6 +70,8 @@ pub struct Failure {
     pub saved: Option<PathBuf>,
     /// Why the case folder could not be written, when it could not.
     pub save_error: Option<String>,
+    /// Why the input was not shrunk, when it was not (the failure did not come back).
+    pub not_shrunk: Option<String>,
 }
 
 /// How a stress run ended.
@@ -93,6 +100,8 @@ pub struct Progress {
     pub failures: u64,
     pub slowest_ms: f64,
     pub slowest_reference_ms: Option<f64>,
+    /// While shrinking: solver runs so far, and the size of the smallest failing input.
+    pub shrinking: Option<(usize, usize)>,
 }
 
 /// Limits for the generator: generous, since it is trusted, but never unbounded.
@@ -166,7 +175,10 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     // reported, so that a run is the same with any --jobs.
     let ending = match (failures.into_iter().next(), problem) {
         (Some((test, input)), p) if p.as_ref().map_or(true, |(n, _)| test.number < *n) => {
-            Ending::Failed(Box::new(shrink_and_save(options, test, input, work.path())))
+            let p = *progress.lock().unwrap_or_else(|p| p.into_inner());
+            Ending::Failed(Box::new(shrink_and_save(options, test, input, work.path(), &|tries, bytes| {
+                on_test(&Progress { shrinking: Some((tries, bytes)), ..p })
+            })))
         }
         (_, Some((_, why))) => Ending::Broken(why),
         _ => Ending::Passed,
@@ -182,13 +194,37 @@ fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -
     let limits = generator_limits();
     let facts = exec::run(&generator, nothing, &limits);
     let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
+    let said = |stderr: &[u8]| {
+        let text = head(stderr);
+        if text.is_empty() {
+            String::new()
+        } else {
+            format!("; its stderr:\n{text}")
+        }
+    };
     if judged.verdict != Verdict::Ok {
         return Err(format!(
-            "the generator failed on test {number} (`{} {seed}`): {} {}",
-            options.generator_text, judged.verdict, judged.detail
+            "the generator failed on test {number} (`{} {seed}`): {} {}{}",
+            options.generator_text,
+            judged.verdict,
+            judged.detail,
+            said(&facts.stderr)
         ));
     }
     let input = facts.stdout.read_all().map_err(|e| format!("cannot read the generator's output: {e}"))?;
+    if input.iter().all(u8::is_ascii_whitespace) {
+        return Err(format!(
+            "the generator printed nothing on test {number} (`{} {seed}`){}",
+            options.generator_text,
+            said(&facts.stderr)
+        ));
+    }
+    if let Err(why) = validate(options, &input, work, &format!("valid-{number}")) {
+        return Err(format!(
+            "the validator refuses the input of test {number} (`{} {seed}`): {why}",
+            options.generator_text
+        ));
+    }
     let result = judge_input(options, &input, work, &format!("test-{number}"))?;
     if let Some(reference) = result.reference.filter(|r| r.verdict != Verdict::Ok) {
         return Err(format!(
@@ -204,8 +240,35 @@ fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -
         cpu_ms: result.cpu_ms.median,
         reference_cpu_ms: result.reference.map(|r| r.cpu_ms),
         input_bytes: input.len(),
+        stderr: head(&result.facts.stderr),
     };
     Ok((run, input))
+}
+
+/// The first lines of a program's stderr, for a report: at most 2 KiB.
+fn head(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&stderr[..stderr.len().min(2048)]).trim_end().to_string();
+    if stderr.len() > 2048 {
+        format!("{text}\n[... {} more bytes]", stderr.len() - 2048)
+    } else {
+        text
+    }
+}
+
+/// Whether the validator (if any) accepts `input`; the error is what it said.
+fn validate(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> Result<(), String> {
+    let Some(validator) = &options.validator else { return Ok(()) };
+    let path = work.join(format!("{name}.txt"));
+    std::fs::write(&path, input).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let limits = generator_limits();
+    let facts = exec::run(validator, &path, &limits);
+    let _ = std::fs::remove_file(&path);
+    let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
+    match judged.verdict {
+        Verdict::Ok => Ok(()),
+        _ if facts.spawn_error.is_some() => Err(judged.detail),
+        _ => Err(format!("{} {}; {}", judged.verdict, judged.detail, head(&facts.stderr))),
+    }
 }
 
 /// Judges the solver (against the reference, when there is one) on `input`.
@@ -228,20 +291,47 @@ fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -
 /// tries of a 2 s limit would hold the user for half an hour.
 const SHRINK_TIME: Duration = Duration::from_secs(120);
 
-fn shrink_and_save(options: &StressOptions, test: TestRun, input: Vec<u8>, work: &Path) -> Failure {
+fn shrink_and_save(
+    options: &StressOptions,
+    test: TestRun,
+    input: Vec<u8>,
+    work: &Path,
+    on_step: &dyn Fn(usize, usize),
+) -> Failure {
     let started = Instant::now();
-    let mut fails = |candidate: &[u8]| {
-        // Past the time, every candidate is turned down: shrinking ends with what it has.
-        started.elapsed() < SHRINK_TIME
-            && judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
-                r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
-            })
+    let same_failure = |candidate: &[u8]| {
+        judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
+            r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
+        })
     };
-    let shrunk = shrink::shrink(&input, options.shrink_tries, &mut fails);
+    // A failure that does not come back on the same input cannot be shrunk: every smaller
+    // input would pass or fail by chance.
+    let not_shrunk = (options.shrink_tries > 0 && !same_failure(&input)).then(|| {
+        format!(
+            "the {} did not come back on a second run of the same input: the solver or the reference does not \
+             answer the same way twice (a clock, a random seed, uninitialised memory?)",
+            test.verdict
+        )
+    });
+    let (mut tries, mut smallest) = (0usize, input.len());
+    let mut fails = |candidate: &[u8]| {
+        tries += 1;
+        // Past the time, every candidate is turned down: shrinking ends with what it has.
+        let failed = started.elapsed() < SHRINK_TIME
+            && validate(options, candidate, work, "shrink-valid").is_ok()
+            && same_failure(candidate);
+        if failed {
+            smallest = smallest.min(candidate.len());
+        }
+        on_step(tries, smallest);
+        failed
+    };
+    let budget = if not_shrunk.is_some() { 0 } else { options.shrink_tries };
+    let shrunk = shrink::shrink(&input, budget, &mut fails);
     let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(dir, options, &test, &shrunk)) {
         Some(Ok(path)) => (Some(path), None),
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),
     };
-    Failure { test, input, shrunk, saved, save_error }
+    Failure { test, input, shrunk, saved, save_error, not_shrunk }
 }

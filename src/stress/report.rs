@@ -28,8 +28,18 @@ pub fn text(report: &StressReport, options: &StressOptions) -> String {
             let t = &f.test;
             let _ = writeln!(s, "test {} (seed {}) failed: {} {}", t.number, t.seed, t.verdict, t.detail.trim_end());
             let _ = writeln!(s, "{} tests run{times}", report.tests.len());
+            if !t.stderr.is_empty() {
+                let _ = writeln!(s, "--- solver's stderr ---\n{}\n---", t.stderr);
+            }
             let _ = writeln!(s, "input: `{} {}`", options.generator_text, t.seed);
-            let _ = writeln!(s, "shrunk in {} runs: {} -> {}", f.shrunk.tries, f.shrunk.before, f.shrunk.after);
+            match &f.not_shrunk {
+                Some(why) => {
+                    let _ = writeln!(s, "not shrunk: {why}");
+                }
+                None => {
+                    let _ = writeln!(s, "shrunk in {} runs: {} -> {}", f.shrunk.tries, f.shrunk.before, f.shrunk.after);
+                }
+            }
             let shown = &f.shrunk.bytes[..f.shrunk.bytes.len().min(SHOW_BYTES)];
             let _ = writeln!(s, "--- shrunk input ---\n{}", String::from_utf8_lossy(shown).trim_end());
             if shown.len() < f.shrunk.bytes.len() {

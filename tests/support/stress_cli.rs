@@ -125,3 +125,85 @@ fn a_duration_alone_runs_until_the_time_is_up() {
     let ran: u64 = text.split(' ').next().and_then(|n| n.parse().ok()).expect("a test count");
     assert!(ran >= 1 && text.contains("tests passed"), "{text}");
 }
+
+/// A shell script as a program (the seed arrives as its first argument).
+fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_generator_that_fails_or_prints_nothing_is_reported_with_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let failing = script(dir.path(), "gen-fail", "echo \"invalid value 'hexagon'\" >&2\nexit 2\n");
+    judge().args(["stress", "--gen", &failing, "--tests", "3", "--", "@fixture", "print 1"]).assert().code(2).stdout(
+        predicate::str::contains("the generator failed").and(predicate::str::contains("invalid value 'hexagon'")),
+    );
+    let silent = script(dir.path(), "gen-silent", "exit 0\n");
+    judge()
+        .args(["stress", "--gen", &silent, "--tests", "3", "--", "@fixture", "print 1"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("the generator printed nothing on test 0"));
+}
+
+#[test]
+fn the_failing_run_s_stderr_is_in_the_report_and_shrinking_says_how_it_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = script(dir.path(), "gen", "echo 1 2 3 4 5 6 7 8\n");
+    // Fails (exit 1, with a traceback-like line) whenever the input holds a 5.
+    let solver =
+        script(dir.path(), "solver", "if grep -q 5; then echo 'Traceback: five found' >&2; exit 1; fi\necho ok\n");
+    judge()
+        .args(["stress", "--gen", &gen, "--tests", "2", "--", &solver])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Traceback: five found").and(predicate::str::contains("shrunk in")))
+        .stderr(predicate::str::contains("judge stress: shrinking: 1 runs"));
+}
+
+#[test]
+fn a_validator_refuses_bad_inputs_and_bounds_the_shrinking() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = script(dir.path(), "gen", "echo 3 1 2 5 4\n");
+    // Valid: the input holds a 3 (so the shrinker may not drop it).
+    let validator = script(dir.path(), "valid", "grep -q 3 || { echo 'no 3' >&2; exit 1; }\n");
+    let solver = script(dir.path(), "solver", "if grep -q 5; then exit 1; fi\necho ok\n");
+    let out = judge()
+        .args(["stress", "--gen", &gen, "--validator", &validator, "--tests", "2", "--", &solver])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let shrunk = text.split("--- shrunk input ---\n").nth(1).and_then(|t| t.split("\n---").next()).unwrap();
+    assert!(shrunk.contains('3') && shrunk.contains('5'), "{text}");
+    let bad_gen = script(dir.path(), "gen-bad", "echo 1 2\n");
+    judge()
+        .args(["stress", "--gen", &bad_gen, "--validator", &validator, "--tests", "2", "--", &solver])
+        .assert()
+        .code(2)
+        .stdout(
+            predicate::str::contains("the validator refuses the input of test 0").and(predicate::str::contains("no 3")),
+        );
+}
+
+#[test]
+fn a_failure_that_does_not_come_back_is_not_shrunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = script(dir.path(), "gen", "echo 1 2 3\n");
+    // Fails only the first time it ever runs.
+    let mark = dir.path().join("ran");
+    let solver = script(
+        dir.path(),
+        "solver",
+        &format!("if [ -e {0} ]; then echo ok; else touch {0}; exit 1; fi\n", mark.display()),
+    );
+    judge()
+        .args(["stress", "--gen", &gen, "--tests", "1", "--", &solver])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("not shrunk: the RE did not come back"));
+}
