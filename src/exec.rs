@@ -104,9 +104,15 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
-/// Runs `program` with `stdin` as its standard input under `limits`.
+/// Runs `program` with `stdin` as its standard input under `limits`, in the sandbox
+/// (see [`crate::sandbox`]) at the level the command line set.
 pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     run_sending_stdout(program, stdin, limits, Stdout::Keep)
+}
+
+/// As [`run`], outside any sandbox: for a compiler, which must write into the build cache.
+pub fn run_trusted(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
+    run_as(program, stdin, limits, Stdout::Keep, false)
 }
 
 /// Where a run's standard output goes.
@@ -121,6 +127,10 @@ pub enum Stdout {
 
 /// As [`run`], with stdout sent where `stdout` says.
 pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout) -> Facts {
+    run_as(program, stdin, limits, stdout, crate::sandbox::level() != crate::sandbox::Level::Off)
+}
+
+fn run_as(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout, sandboxed: bool) -> Facts {
     LAUNCHER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -134,7 +144,7 @@ pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdo
             }
         }
         let launcher = slot.as_ref().expect("started above");
-        run_with(launcher, program, stdin, limits, stdout).unwrap_or_else(|e| {
+        run_with(launcher, program, stdin, limits, stdout, sandboxed).unwrap_or_else(|e| {
             *slot = None; // a broken launcher is replaced on the next run
             spawn_error(format!("the launcher failed: {e}"))
         })
@@ -152,10 +162,17 @@ fn run_with(
     stdin: &Path,
     limits: &Limits,
     sink: Stdout,
+    sandboxed: bool,
 ) -> std::io::Result<Facts> {
-    let input = match std::fs::File::open(stdin) {
+    // In the sandbox, stdin is a copy in memory: no path leads from it back to the case
+    // folder, and nothing the program does to the file changes the case.
+    let input = match if sandboxed { private_copy(stdin) } else { std::fs::File::open(stdin) } {
         Ok(f) => OwnedFd::from(f),
         Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", stdin.display()))),
+    };
+    let scratch = match sandboxed.then(crate::sandbox::scratch::Scratch::new).transpose() {
+        Ok(s) => s,
+        Err(e) => return Ok(spawn_error(format!("cannot make a scratch folder for the run: {e}"))),
     };
     let mut spool = match SpoolWriter::new() {
         Ok(s) => s,
@@ -172,11 +189,26 @@ fn run_with(
             Err(e) => return Ok(spawn_error(format!("cannot open /dev/null: {e}"))),
         },
     };
+    // A sandboxed program starts in its scratch folder: the files its command names relative
+    // to the judge's folder (`./a.out`, `python3 add.py`) are given as absolute paths.
+    let absolute = |word: &OsString| -> OsString {
+        let path = Path::new(word);
+        match std::env::current_dir() {
+            Ok(here) if sandboxed && path.is_relative() && path.exists() => here.join(path).into_os_string(),
+            _ => word.clone(),
+        }
+    };
+    let program_path = if Path::new(&program.program).components().count() > 1 {
+        absolute(&program.program)
+    } else {
+        program.program.clone()
+    };
     let request = Request {
-        program: program.program.clone(),
-        args: program.args.clone(),
+        program: program_path,
+        args: program.args.iter().map(absolute).collect(),
         env: program.env.clone(),
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
+        scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
     };
     let start = Instant::now();
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
@@ -304,6 +336,27 @@ fn run_with(
         stdout,
         stderr,
     })
+}
+
+/// A copy of the file at `path` in an anonymous memory file (memfd), read from its start.
+fn private_copy(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::io::Seek;
+    use std::os::unix::fs::OpenOptionsExt;
+    // Non-blocking: a FIFO put in the input's place must not hold the judge.
+    let mut source = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
+    if !source.metadata()?.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::Other, "not a regular file"));
+    }
+    // SAFETY: a static C string and a flag.
+    let fd = unsafe { libc::memfd_create(b"judge-input\0".as_ptr().cast(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: the fd was just made and is ours alone.
+    let mut copy = unsafe { std::fs::File::from_raw_fd(fd) };
+    std::io::copy(&mut source, &mut copy)?;
+    copy.rewind()?;
+    Ok(copy)
 }
 
 /// Reads a pipe to its end, keeping the first `STDERR_KEEP` bytes, so the child never blocks

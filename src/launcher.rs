@@ -27,6 +27,9 @@ pub struct Request {
     pub env: Vec<(OsString, OsString)>,
     /// RLIMIT_CPU for the program, in seconds.
     pub cpu_backstop_s: u64,
+    /// Run it in the sandbox (see [`crate::sandbox`]), with this scratch folder as its
+    /// working folder and `TMPDIR`; `None`: as the user, where the judge runs.
+    pub scratch: Option<OsString>,
 }
 
 /// How a run ended, as the launcher saw it.
@@ -51,6 +54,8 @@ fn encode(req: &Request) -> Vec<u8> {
         out.extend_from_slice(bytes);
     };
     put(req.cpu_backstop_s.to_string().as_bytes());
+    // A scratch folder means a sandboxed run; an empty field, none.
+    put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
     put(req.program.as_bytes());
     put((req.args.len()).to_string().as_bytes());
     for a in &req.args {
@@ -74,6 +79,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let mut parts = parts.into_iter();
     let number = |p: Option<Vec<u8>>| String::from_utf8(p?).ok()?.parse::<u64>().ok();
     let cpu_backstop_s = number(parts.next())?;
+    let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
     let program = OsString::from_vec(parts.next()?);
     let nargs = number(parts.next())? as usize;
     let args = (0..nargs).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
@@ -83,7 +89,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s })
+    Some(Request { program, args, env, cpu_backstop_s, scratch })
 }
 
 /// Sends `data` with `fds` attached.
@@ -316,6 +322,17 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
     // Found on PATH here, and run with execv: execvp would hand a file that is not a program
     // (a script without `#!`) to /bin/sh, whose exit 2 a checker's caller reads as PE.
     let path = cstr(&find_program(&req.program, &req.env))?;
+    // The sandbox's rules are built here, before the fork: building opens files and
+    // allocates. The child only enters them.
+    let (scratch, ruleset) = match &req.scratch {
+        Some(dir) => {
+            let rules = crate::sandbox::files::ruleset(&req.program, &req.args, std::path::Path::new(dir))
+                .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
+            (Some(cstr(dir)?), Some(rules))
+        }
+        None => (None, None),
+    };
+    let tmpdir = CString::new("TMPDIR").map_err(|_| io::Error::new(io::ErrorKind::Other, "TMPDIR"))?;
     let mut argv: Vec<CString> = vec![program.clone()];
     for a in &req.args {
         argv.push(cstr(a)?);
@@ -338,7 +355,15 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
     if pid == 0 {
         unsafe {
             libc::close(report[0]);
-            libc::setpgid(0, 0);
+            match &scratch {
+                // Its own session: no controlling terminal to read or write.
+                Some(_) => {
+                    libc::setsid();
+                }
+                None => {
+                    libc::setpgid(0, 0);
+                }
+            }
             libc::dup2(input, 0);
             libc::dup2(output, 1);
             libc::dup2(errors, 2);
@@ -346,6 +371,22 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
             libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
             for (k, v) in &env {
                 libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+            }
+            if let Some(dir) = &scratch {
+                libc::setenv(tmpdir.as_ptr(), dir.as_ptr(), 1);
+                if libc::chdir(dir.as_ptr()) != 0 {
+                    let errno = *libc::__errno_location();
+                    libc::write(report[1], (&errno as *const i32).cast(), 4);
+                    libc::_exit(127);
+                }
+            }
+            if let Some(rules) = ruleset {
+                if !crate::sandbox::files::apply(rules) {
+                    // Not a real errno: the parent reads it as "could not enter the sandbox".
+                    let errno: i32 = -1;
+                    libc::write(report[1], (&errno as *const i32).cast(), 4);
+                    libc::_exit(127);
+                }
             }
             libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
             let errno = *libc::__errno_location();
@@ -373,6 +414,7 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
         return Err(io::Error::new(
             io::ErrorKind::Other,
             match i32::from_ne_bytes(errno) {
+                -1 => format!("cannot start '{name}' in its sandbox: the kernel refused the Landlock rules"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },
@@ -451,6 +493,7 @@ mod tests {
             args: vec!["--fast".into(), "".into()],
             env: vec![("INPUT".into(), "/tmp/in".into())],
             cpu_backstop_s: 5,
+            scratch: Some("/tmp/judge-run-x".into()),
         };
         assert_eq!(decode(&encode(&req)), Some(req));
         assert_eq!(decode(b"\x05\x00\x00\x00abc"), None);

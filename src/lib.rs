@@ -60,6 +60,7 @@ pub mod limits;
 pub mod problems;
 pub mod proctree;
 pub mod report;
+pub mod sandbox;
 pub mod spool;
 pub mod streams;
 pub mod stress;

@@ -182,8 +182,9 @@ pub fn summary(results: &[CaseResult]) -> String {
     s
 }
 
-/// Every case with its facts, and a summary, as JSON with stable field names.
-pub fn json(results: &[CaseResult]) -> Vec<u8> {
+/// Every case with its facts, a summary, and the sandbox the runs had, as JSON with stable
+/// field names.
+pub fn json(results: &[CaseResult], sandbox: &crate::sandbox::Protections) -> Vec<u8> {
     let (passed, failed, skipped) = tally(results);
     let (points, max_points) = score(results);
     let doc = serde_json::json!({
@@ -192,6 +193,7 @@ pub fn json(results: &[CaseResult]) -> Vec<u8> {
             "total": results.len(), "passed": passed, "failed": failed, "skipped": skipped,
             "points": points, "max_points": max_points,
         },
+        "sandbox": sandbox,
         "cases": results,
     });
     let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();

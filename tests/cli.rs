@@ -388,6 +388,9 @@ mod checks_cli;
 #[path = "support/usage_cli.rs"]
 mod usage_cli;
 
+#[path = "support/sandbox_cli.rs"]
+mod sandbox_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.

@@ -57,6 +57,15 @@ fn run() -> i32 {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    let protections = sudoku_judge::sandbox::protections(cli.judging.sandbox);
+    if !protections.missing.is_empty() {
+        if cli.judging.sandbox == sudoku_judge::sandbox::Level::Strict {
+            return usage(format!("--sandbox strict: {}", protections.missing.join("; ")));
+        }
+        if cli.judging.sandbox == sudoku_judge::sandbox::Level::Auto {
+            eprintln!("judge: note: runs are sandboxed without some protections: {}", protections.missing.join("; "));
+        }
+    }
     // A report that cannot be written is found now, not after the whole run.
     let json_to_stdout = cli.json.as_deref() == Some(std::path::Path::new("-"));
     if let Some(path) = cli.json.as_deref().filter(|_| !json_to_stdout) {
@@ -152,7 +161,9 @@ fn run() -> i32 {
     let written = if json_to_stdout {
         let mut err = std::io::stderr().lock();
         let mut out = stdout.lock();
-        err.write_all(text.as_bytes()).and_then(|_| out.write_all(&report::json(&results))).and_then(|_| out.flush())
+        err.write_all(text.as_bytes())
+            .and_then(|_| out.write_all(&report::json(&results, &protections)))
+            .and_then(|_| out.flush())
     } else {
         let mut out = stdout.lock();
         out.write_all(text.as_bytes()).and_then(|_| out.flush())
@@ -161,7 +172,7 @@ fn run() -> i32 {
         return 3;
     }
     if let Some(path) = cli.json.as_ref().filter(|_| !json_to_stdout) {
-        if let Err(e) = std::fs::write(path, report::json(&results)) {
+        if let Err(e) = std::fs::write(path, report::json(&results, &protections)) {
             eprintln!("judge: cannot write {}: {e}", path.display());
             return 3;
         }

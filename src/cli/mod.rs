@@ -140,6 +140,12 @@ pub struct JudgingArgs {
     #[arg(long, value_name = "CMD", alias = "compile-cmd")]
     pub compiler_cmd: Option<String>,
 
+    /// How runs are isolated: auto (every protection this kernel offers: files, network,
+    /// signals, a scratch folder; the default), strict (all of them, or no run), or off (as
+    /// the user, in this folder).
+    #[arg(long, value_name = "LEVEL", default_value = "auto", value_parser = crate::sandbox::Level::parse)]
+    pub sandbox: crate::sandbox::Level,
+
     /// A solver given as a source larger than this is CE, as on a judge with that limit
     /// (SPOJ: 50000B, Codeforces: 64KiB) [default: the problem's, or case.toml's].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -158,8 +164,9 @@ impl JudgingArgs {
         })
     }
 
-    /// `options` with these limits and this checker.
+    /// `options` with these limits and this checker; sets the sandbox level of every run.
     pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
+        crate::sandbox::set_level(self.sandbox);
         Ok(Options {
             time_limit: self.time_limit,
             wall_limit: self.wall_limit,

@@ -1,0 +1,134 @@
+//! A run's view of the files, the network and other processes, through Landlock: read and
+//! execute the system (`/usr`, `/lib*`, `/bin`, `/etc`, `/proc`, `/sys`, a few devices), the
+//! program's own file (and the install folder of one found on PATH, like `python3`), read the
+//! files named in its arguments (a script, a
+//! checker's three files), write only its scratch folder and `/dev/null`; no TCP bind or
+//! connect; no signal to a process outside the run. Built in the launcher before `fork`
+//! ([`ruleset`]) and applied in the child just before `exec` ([`apply`]).
+
+use landlock::{
+    Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope,
+    ABI,
+};
+use std::path::{Path, PathBuf};
+
+/// The Landlock ABI whose rights a run asks for: 6 adds the signal scope. An older kernel
+/// gets what it has (the crate's best effort), and [`support`] says what that is.
+const WANTED: ABI = ABI::V6;
+
+/// Folders of the system a program may read and execute.
+/// Not `/dev` as a whole: the user's terminal (`/dev/pts/N`) and `/dev/shm` are left out.
+const SYSTEM: [&str; 11] =
+    ["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys"];
+
+/// Device files a program may write (and read).
+const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+
+/// What this kernel's Landlock can enforce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Support {
+    pub files: bool,
+    pub network: bool,
+    pub signals: bool,
+    /// Why a piece is missing, for the note.
+    pub why: String,
+}
+
+/// The kernel's Landlock ABI, asked directly (0: none).
+fn kernel_abi() -> (i64, String) {
+    // SAFETY: the version query takes a null attribute, size 0 and one flag.
+    let v = unsafe {
+        libc::syscall(libc::SYS_landlock_create_ruleset, std::ptr::null::<u8>(), 0usize, 1u32 /* VERSION */)
+    };
+    if v > 0 {
+        (v, String::new())
+    } else {
+        let e = std::io::Error::last_os_error();
+        (0, format!("this kernel has no Landlock ({e})"))
+    }
+}
+
+/// What runs can be given here.
+pub fn support() -> Support {
+    let (abi, why) = kernel_abi();
+    let why = if abi == 0 {
+        why
+    } else if abi < 6 {
+        format!("this kernel's Landlock is ABI {abi}; TCP rules need 4 and signal scoping 6")
+    } else {
+        String::new()
+    };
+    Support { files: abi >= 1, network: abi >= 4, signals: abi >= 6, why }
+}
+
+/// The folder a program is installed in: its own folder, or the one above a `bin` or `shims`
+/// folder (`~/.pyenv/shims/python3` needs `~/.pyenv`).
+fn install_folder(program: &Path) -> Option<PathBuf> {
+    let program = std::fs::canonicalize(program).ok()?;
+    let dir = program.parent()?;
+    let name = dir.file_name()?.to_str()?;
+    let folder = if ["bin", "sbin", "shims"].contains(&name) { dir.parent()? } else { dir };
+    // Never the root or a temporary folder as a whole: other runs' files live there.
+    let tmp = std::env::temp_dir();
+    (folder != Path::new("/") && folder != tmp && !tmp.starts_with(folder)).then(|| folder.to_path_buf())
+}
+
+/// The program's path as the launcher will run it (found on PATH when it has no `/`).
+fn resolved(program: &std::ffi::OsStr) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    if program.as_bytes().contains(&b'/') {
+        return Some(PathBuf::from(program));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(program)).find(|p| p.is_file())
+}
+
+/// The ruleset of one run: `scratch` read-write; the system, the program's install folder
+/// and the files among `args` readable.
+pub fn ruleset(
+    program: &std::ffi::OsStr,
+    args: &[std::ffi::OsString],
+    scratch: &Path,
+) -> Result<RulesetCreated, String> {
+    let read = AccessFs::from_read(WANTED);
+    let e = |e: landlock::RulesetError| e.to_string();
+    let mut ruleset = Ruleset::default()
+        .handle_access(AccessFs::from_all(WANTED))
+        .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
+        .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
+        .and_then(|r| r.create())
+        .map_err(e)?;
+    let mut readable: Vec<PathBuf> = SYSTEM.iter().map(PathBuf::from).collect();
+    // A program named by a path (`./a.out`, a built one) gets its own file only: its folder
+    // is the user's, with the cases in it. One found on PATH (`python3`) is an installed
+    // tool, and gets the folder it is installed in.
+    use std::os::unix::ffi::OsStrExt;
+    let on_path = !program.as_bytes().contains(&b'/');
+    if let Some(program) = resolved(program) {
+        if on_path {
+            readable.extend(install_folder(&program));
+        }
+        readable.push(program);
+    }
+    readable.extend(args.iter().map(PathBuf::from).filter(|p| p.is_file()));
+    for path in readable {
+        // A folder that is not there on this system is simply not granted.
+        if let Ok(fd) = PathFd::new(&path) {
+            let rights = if path.is_dir() { read } else { read & AccessFs::from_file(WANTED) };
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(e)?;
+        }
+    }
+    for device in DEVICES {
+        if let Ok(fd) = PathFd::new(device) {
+            let rights = AccessFs::from_file(WANTED) & !AccessFs::Execute;
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(e)?;
+        }
+    }
+    let scratch = PathFd::new(scratch).map_err(|e| e.to_string())?;
+    ruleset.add_rule(PathBeneath::new(scratch, AccessFs::from_all(WANTED))).map_err(e)
+}
+
+/// In the forked child, just before `exec`: the ruleset takes hold for good. Whether it did.
+pub fn apply(ruleset: RulesetCreated) -> bool {
+    ruleset.restrict_self().is_ok()
+}

@@ -1,0 +1,105 @@
+//! Every solver, reference, checker and generator runs in a sandbox, one unit per concern:
+//!
+//! - [`files`]: its view of the files and the network (Landlock): it reads the system's
+//!   libraries and its own program, writes only its scratch folder, opens no TCP connection
+//!   and signals no process outside its run (so it cannot stop or kill the judge or the
+//!   launcher);
+//! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run;
+//! - its stdin is a copy of the input in memory (a memfd), never a path back to the case
+//!   folder, and it starts in a session of its own, with no controlling terminal (see
+//!   [`crate::launcher`]).
+//!
+//! Where the kernel refuses a piece (no Landlock, or an old ABI), runs go on without it and
+//! the judge says once which protections are off; `--sandbox strict` refuses to run then, and
+//! `--sandbox off` runs programs as the user, as before. A compiler is trusted and never
+//! sandboxed: it must write its program into the build cache.
+
+pub mod files;
+pub mod scratch;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// How much isolation runs get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// No sandbox: programs run as the user, in the judge's working folder.
+    Off,
+    /// Every protection the kernel offers (the default).
+    Auto,
+    /// Every protection, or no run at all.
+    Strict,
+}
+
+impl Level {
+    pub fn parse(text: &str) -> Result<Level, String> {
+        match text {
+            "off" => Ok(Level::Off),
+            "auto" => Ok(Level::Auto),
+            "strict" => Ok(Level::Strict),
+            _ => Err(format!("unknown sandbox level '{text}': use auto (the default), strict or off")),
+        }
+    }
+}
+
+static LEVEL: AtomicU8 = AtomicU8::new(1);
+
+/// Sets the level for every run of this process (the command line's `--sandbox`).
+pub fn set_level(level: Level) {
+    LEVEL.store(level as u8, Ordering::SeqCst);
+}
+
+/// The level runs get.
+pub fn level() -> Level {
+    match LEVEL.load(Ordering::SeqCst) {
+        0 => Level::Off,
+        2 => Level::Strict,
+        _ => Level::Auto,
+    }
+}
+
+/// What the sandbox of a run holds, for `--json` and the one-line note.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Protections {
+    /// Files: reads limited to the system and the program, writes to its scratch folder.
+    pub files: bool,
+    /// No TCP connections or listening sockets.
+    pub network: bool,
+    /// No signals to processes outside the run.
+    pub signals: bool,
+    /// A private working folder, removed after the run.
+    pub scratch: bool,
+    /// stdin is a copy in memory.
+    pub private_stdin: bool,
+    /// Its own session: no controlling terminal.
+    pub own_session: bool,
+    /// What is off, and why (empty when all is on).
+    pub missing: Vec<String>,
+}
+
+/// The protections runs get at `level` on this kernel.
+pub fn protections(level: Level) -> Protections {
+    if level == Level::Off {
+        return Protections { missing: vec!["the sandbox is off (--sandbox off)".into()], ..Protections::default() };
+    }
+    let landlock = files::support();
+    let mut missing = Vec::new();
+    if !landlock.files {
+        missing.push(format!("file access is not limited: {}", landlock.why));
+    }
+    if !landlock.network {
+        missing.push(format!("the network is open: {}", landlock.why));
+    }
+    if !landlock.signals {
+        missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
+    }
+    Protections {
+        files: landlock.files,
+        network: landlock.network,
+        signals: landlock.signals,
+        scratch: true,
+        private_stdin: true,
+        own_session: true,
+        missing,
+    }
+}

@@ -1,0 +1,113 @@
+//! Hostile solvers in the sandbox: each gets the verdict its behaviour deserves, and changes
+//! nothing outside its scratch folder. Where this kernel has no Landlock, the judge must say
+//! which protections are off instead.
+
+use super::{folder, judge};
+use predicates::prelude::*;
+use std::path::Path;
+
+fn executable(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn landlock() -> bool {
+    sudoku_judge::sandbox::files::support().files
+}
+
+/// A case expecting `3` for `1 2`, and a solver script with `body`.
+fn setup(body: &str) -> tempfile::TempDir {
+    let dir = folder(&[("cases/a/input.txt", "1 2\n"), ("cases/a/expected.txt", "3\n")]);
+    executable(&dir.path().join("solver.sh"), body);
+    dir
+}
+
+#[test]
+fn a_solver_cannot_read_or_overwrite_the_answer_or_write_into_the_user_s_folder() {
+    if !landlock() {
+        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("file access is not limited"));
+        return;
+    }
+    let dir = setup(
+        "folder=$(dirname \"$(readlink /proc/self/fd/0)\")\n\
+         cat \"$folder/expected.txt\" 2>/dev/null || cat cases/a/expected.txt 2>/dev/null\n\
+         echo 4 > \"$folder/expected.txt\" 2>/dev/null\n\
+         echo 4 > \"$PWD_OF_JUDGE/cases/a/expected.txt\" 2>/dev/null\n\
+         echo junk > output.txt\n\
+         exit 0\n",
+    );
+    let home = dir.path().to_str().unwrap().to_string();
+    judge()
+        .current_dir(dir.path())
+        .env("PWD_OF_JUDGE", &home)
+        .args(["cases", "--", "./solver.sh"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(" WA "));
+    assert_eq!(std::fs::read_to_string(dir.path().join("cases/a/expected.txt")).unwrap(), "3\n");
+    assert!(!dir.path().join("output.txt").exists(), "a run wrote into the working folder");
+}
+
+#[test]
+fn a_solver_cannot_stop_or_kill_its_parent_or_connect() {
+    if !landlock() || !sudoku_judge::sandbox::files::support().signals {
+        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("not blocked"));
+        return;
+    }
+    // SIGSTOP to the launcher, then SIGKILL to every process it can name: none is outside
+    // its run, so the judge goes on, and the solver's own answer is judged.
+    let dir = setup("kill -STOP $PPID 2>/dev/null\nkill -KILL -1 2>/dev/null\necho 3\n");
+    judge().current_dir(dir.path()).args(["cases", "--", "./solver.sh"]).assert().success();
+    // No TCP: a connection to a listening port here is refused by the sandbox.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let dir = setup(&format!(
+        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=2)' 2>/dev/null && echo 3\nexit 0\n"
+    ));
+    judge().current_dir(dir.path()).args(["cases", "--", "./solver.sh"]).assert().code(1);
+}
+
+#[test]
+fn a_solver_cannot_rewrite_a_cached_build() {
+    if !landlock() {
+        return;
+    }
+    let dir = folder(&[("cases/a/input.txt", "1 2\n"), ("cases/a/expected.txt", "3\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    // A Rust solver that tries to overwrite every program in the build cache, then answers.
+    let source = format!(
+        "fn main() {{ for e in std::fs::read_dir(\"{}/sudoku-judge/build\").into_iter().flatten().flatten() {{ \
+         let _ = std::fs::write(e.path(), b\"#!/bin/sh\\necho 4\\n\"); }} println!(\"3\"); }}\n",
+        cache.path().display()
+    );
+    std::fs::write(dir.path().join("evil.rs"), source).unwrap();
+    std::fs::write(dir.path().join("good.rs"), "fn main() { println!(\"3\"); }\n").unwrap();
+    let run = |solver: &str| {
+        judge().current_dir(dir.path()).env("XDG_CACHE_HOME", cache.path()).args(["cases", "--", solver]).assert()
+    };
+    run("good.rs").success();
+    run("evil.rs").success();
+    // The cached good program is the one built: it still answers 3.
+    run("good.rs").success();
+}
+
+#[test]
+fn json_says_which_protections_the_runs_had_and_off_turns_them_off() {
+    let dir = setup("echo 3\n");
+    let json = dir.path().join("r.json");
+    judge().current_dir(dir.path()).args(["cases", "--json"]).arg(&json).args(["--", "./solver.sh"]).assert().success();
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["sandbox"]["scratch"], true, "{report}");
+    assert_eq!(report["sandbox"]["files"], landlock(), "{report}");
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--sandbox", "off", "--json"])
+        .arg(&json)
+        .args(["--", "./solver.sh"])
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["sandbox"]["files"], false, "{report}");
+    assert!(report["sandbox"]["missing"][0].as_str().unwrap().contains("--sandbox off"));
+}
