@@ -275,7 +275,7 @@ pub fn first_different_line(output: &Spool, expected: &Path) -> Option<u64> {
 /// DMOJ, Luogu and UOJ read testlib's `quitp`), 16 + k partial (`_pc(k)`: k percent of the
 /// case's points). Its stderr is the feedback.
 fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
-    let dir = match tempfile::tempdir() {
+    let dir = match tempfile::tempdir_in(crate::interrupt::temp_root()) {
         Ok(d) => d,
         Err(e) => return CheckOutcome::Failed(format!("cannot make a folder for the checker: {e}")),
     };

@@ -254,8 +254,15 @@ impl Drop for Launcher {
 
 /// The launcher program: serves requests on stdin until it closes. Returns the exit status.
 pub fn main() -> i32 {
-    // SAFETY: prctl with an integer flag.
-    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    // SAFETY: prctl with an integer flag; signal dispositions.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        // Ctrl-C and a closed terminal reach the judge; the launcher outlives it just long
+        // enough to kill its run (it sees its socket close), so it ignores them.
+        libc::signal(libc::SIGINT, libc::SIG_IGN);
+        libc::signal(libc::SIGHUP, libc::SIG_IGN);
+        libc::signal(libc::SIGQUIT, libc::SIG_IGN);
+    }
     let sock = 0;
     loop {
         let (data, fds) = match receive(sock) {
@@ -271,6 +278,11 @@ pub fn main() -> i32 {
                 drop(fds);
                 if send(sock, b"S", &[]).is_err() {
                     break;
+                }
+                if !wait_or_hang_up(pid, sock) {
+                    // The judge is gone (Ctrl-C, killed): nothing of its run may outlive it.
+                    sweep(None);
+                    return 0;
                 }
                 let ended = collect(pid);
                 let mut reply = vec![b'D'];
@@ -355,6 +367,11 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
     if pid == 0 {
         unsafe {
             libc::close(report[0]);
+            // Dispositions the launcher ignores would pass through exec: the run gets the
+            // defaults.
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            libc::signal(libc::SIGQUIT, libc::SIG_DFL);
             match &scratch {
                 // Its own session: no controlling terminal to read or write.
                 Some(_) => {
@@ -436,6 +453,35 @@ fn find_program(program: &std::ffi::OsStr, env: &[(std::ffi::OsString, std::ffi:
         .map(|dir| dir.join(program))
         .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
         .map_or_else(|| program.to_owned(), std::path::PathBuf::into_os_string)
+}
+
+/// Waits until `pid` has ended (true) or the judge has closed the socket (false).
+fn wait_or_hang_up(pid: i32, sock: RawFd) -> bool {
+    // SAFETY: pidfd_open takes a pid and flags.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return true; // already gone, or no pidfds: collect() waits as before
+    }
+    // SAFETY: the fd was just returned to us.
+    let pidfd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
+    loop {
+        let mut fds = [
+            libc::pollfd { fd: pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: sock, events: libc::POLLIN | libc::POLLRDHUP, revents: 0 },
+        ];
+        // SAFETY: two pollfds we own.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+        if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        if fds[0].revents != 0 || r < 0 {
+            return true;
+        }
+        // The judge sends nothing while a run goes: anything on the socket is its end.
+        if fds[1].revents != 0 {
+            return false;
+        }
+    }
 }
 
 /// Waits for `pid` to end, then kills and reaps every process of the run.

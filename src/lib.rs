@@ -54,6 +54,7 @@ pub mod engine;
 pub mod exec;
 pub mod fixture;
 pub mod gen;
+pub mod interrupt;
 pub mod launcher;
 pub mod layouts;
 pub mod limits;

@@ -76,7 +76,7 @@ pub struct SpoolWriter {
 
 impl SpoolWriter {
     pub fn new() -> io::Result<SpoolWriter> {
-        let file = tempfile::Builder::new().prefix("judge-output-").tempfile()?;
+        let file = tempfile::Builder::new().prefix("judge-output-").tempfile_in(crate::interrupt::temp_root())?;
         Ok(SpoolWriter { file: io::BufWriter::with_capacity(1 << 16, file), len: 0, head: Vec::new(), error: None })
     }
 

@@ -8,27 +8,32 @@ use sudoku_judge::{cases, cli::Cli, engine, report, run_builtin};
 
 fn main() {
     let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
-    if args.get(1).map(String::as_str) == Some("--builtin") {
-        let name = args.get(2).map_or("", String::as_str);
-        let rest = args.get(3..).unwrap_or(&[]);
-        std::process::exit(run_builtin(name, rest));
+    if args.get(1).map(String::as_str) != Some("--builtin") {
+        sudoku_judge::interrupt::install();
     }
+    let code = dispatch(&args);
+    sudoku_judge::interrupt::remove_temp_root();
+    std::process::exit(code);
+}
+
+fn dispatch(args: &[String]) -> i32 {
     match args.get(1).map(String::as_str) {
-        Some("gen") => std::process::exit(sudoku_judge::cli::gen::main(&args[2..])),
-        Some("submit") => std::process::exit(sudoku_judge::cli::submit::main(&args[2..])),
-        Some("stress") => {
-            let code = match std::env::current_exe() {
-                Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),
-                Err(e) => {
-                    eprintln!("judge: cannot find the judge executable: {e}");
-                    2
-                }
-            };
-            std::process::exit(code);
+        Some("--builtin") => {
+            let name = args.get(2).map_or("", String::as_str);
+            let rest = args.get(3..).unwrap_or(&[]);
+            run_builtin(name, rest)
         }
-        _ => {}
+        Some("gen") => sudoku_judge::cli::gen::main(&args[2..]),
+        Some("submit") => sudoku_judge::cli::submit::main(&args[2..]),
+        Some("stress") => match std::env::current_exe() {
+            Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),
+            Err(e) => {
+                eprintln!("judge: cannot find the judge executable: {e}");
+                2
+            }
+        },
+        _ => run(),
     }
-    std::process::exit(run());
 }
 
 fn run() -> i32 {

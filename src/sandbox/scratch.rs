@@ -12,7 +12,7 @@ pub struct Scratch {
 
 impl Scratch {
     pub fn new() -> std::io::Result<Scratch> {
-        let dir = tempfile::Builder::new().prefix("judge-run-").tempdir()?;
+        let dir = tempfile::Builder::new().prefix("judge-run-").tempdir_in(crate::interrupt::temp_root())?;
         Ok(Scratch { dir })
     }
 

@@ -112,7 +112,7 @@ fn generator_limits() -> Limits {
 /// Runs the stress loop, calling `on_test` after each test.
 pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> StressReport {
     let broken = |why: String| StressReport { tests: Vec::new(), ending: Ending::Broken(why) };
-    let work = match tempfile::Builder::new().prefix("judge-stress").tempdir() {
+    let work = match tempfile::Builder::new().prefix("judge-stress").tempdir_in(crate::interrupt::temp_root()) {
         Ok(w) => w,
         Err(e) => return broken(format!("cannot make a work folder: {e}")),
     };

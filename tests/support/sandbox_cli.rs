@@ -111,3 +111,50 @@ fn json_says_which_protections_the_runs_had_and_off_turns_them_off() {
     assert_eq!(report["sandbox"]["files"], false, "{report}");
     assert!(report["sandbox"]["missing"][0].as_str().unwrap().contains("--sandbox off"));
 }
+
+/// Waits (with a deadline) until `done` holds.
+fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn ctrl_c_leaves_nothing_running_and_nothing_behind() {
+    for command in ["spin 60000", "sleep 60000"] {
+        let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+            .current_dir(dir.path())
+            .args(["cases", "--time-limit", "60s", "--wall-limit", "120s", "--", "@fixture", command])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        // The run has started when a process of the judge's tree runs the fixture.
+        let runs = || -> Vec<i32> {
+            sudoku_judge::proctree::descendants(pid)
+                .into_iter()
+                .filter(|p| {
+                    std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.windows(7).any(|w| w == b"fixture"))
+                })
+                .collect()
+        };
+        eventually("the run never started", || !runs().is_empty());
+        let solvers = runs();
+        let temp = std::env::temp_dir().join(format!("judge-{pid}"));
+        assert!(temp.exists(), "the judge keeps its temporary files in {}", temp.display());
+        // SAFETY: a signal to our own child.
+        unsafe { libc::kill(pid, libc::SIGINT) };
+        let status = child.wait().unwrap();
+        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status).or(status.code()), Some(130), "{status:?}");
+        for p in solvers {
+            eventually("a solver outlived the judge", || {
+                std::fs::read_to_string(format!("/proc/{p}/stat")).map_or(true, |s| s.contains(") Z"))
+            });
+        }
+        assert!(!temp.exists(), "{} is left behind", temp.display());
+    }
+}

@@ -1,0 +1,64 @@
+//! Ctrl-C, SIGTERM and SIGHUP end the judge cleanly: every temporary file and scratch folder
+//! of this process lives under one folder ([`temp_root`]), which a watching thread removes
+//! before exiting with status 130. The launchers see their sockets close and kill their runs
+//! (see [`crate::launcher`]), so nothing is left running and nothing is left behind.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// This process's folder for temporary files (made on first use), or the system's when it
+/// cannot be made.
+pub fn temp_root() -> PathBuf {
+    let root = ROOT.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("judge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok().map(|_| {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+            dir
+        })
+    });
+    root.clone().unwrap_or_else(std::env::temp_dir)
+}
+
+/// Removes this process's temporary folder, if it made one.
+pub fn remove_temp_root() {
+    if let Some(Some(dir)) = ROOT.get() {
+        remove(dir);
+    }
+}
+
+fn remove(dir: &Path) {
+    // A run may leave read-only folders: make them writable so that all goes.
+    for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
+        if entry.file_type().is_dir() {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Takes SIGINT, SIGTERM and SIGHUP away from every thread started after this call and
+/// hands them to a thread that cleans up and exits 130. Call first thing in `main`.
+pub fn install() {
+    // SAFETY: plain signal-set calls on a local set.
+    let set = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        set
+    };
+    std::thread::spawn(move || {
+        let mut sig = 0;
+        // SAFETY: waits on the set blocked above.
+        if unsafe { libc::sigwait(&set, &mut sig) } == 0 {
+            remove_temp_root();
+            std::process::exit(128 + sig);
+        }
+    });
+}
