@@ -28,6 +28,28 @@ fn paint(style: Style, verdict: Verdict, text: &str) -> String {
     format!("\x1b[{code}m{text}\x1b[0m")
 }
 
+/// Text from a solver, a checker or a file name made harmless for a terminal: every control
+/// character but newline and tab is shown as `\xNN` (escape codes could clear the screen and
+/// print a fake "all passed"; a stray newline could forge a table row).
+pub fn tame(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {
+                let _ = write!(out, "\\x{:02X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One line of text made harmless, newlines and tabs included.
+fn tame_line(text: &str) -> String {
+    tame(text).replace('\n', "\\n").replace('\t', "\\t")
+}
+
 /// Whether scores are in play: some case has points in its case.toml, or a checker gave
 /// partial points. Only then do reports show them.
 pub fn scored(results: &[CaseResult]) -> bool {
@@ -47,7 +69,7 @@ fn points(value: f64) -> String {
 
 /// One line per case: name, verdict, CPU and wall time, peak memory, and a note.
 pub fn table(results: &[CaseResult], style: Style) -> String {
-    let width = results.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
+    let width = results.iter().map(|r| tame_line(&r.name).len()).max().unwrap_or(4).max(4);
     // A reference's CPU time gets its own column, only in runs that have one; so do points.
     let with_ref = results.iter().any(|r| r.reference.is_some());
     let ref_header = if with_ref { format!("  {:>8}", "ref ms") } else { String::new() };
@@ -88,11 +110,11 @@ pub fn table(results: &[CaseResult], style: Style) -> String {
         let _ = writeln!(
             s,
             "{:<width$}  {verdict}  {:>8}  {:>8}  {:>10}{reference}{earned}  {}",
-            r.name,
+            tame_line(&r.name),
             num(r.cpu_ms.median),
             num(r.wall_ms.median),
             mem,
-            note.trim_end()
+            tame_line(note.trim_end())
         );
     }
     s
@@ -120,7 +142,7 @@ pub fn diff(output: &[u8], expected: &[u8], max_lines: usize, first_only: bool) 
                 };
                 let text = change.value();
                 let ending = if text.ends_with('\n') { "" } else { "  (no newline at end)" };
-                lines.push(format!("{sign}{}{ending}", visible(text.strip_suffix('\n').unwrap_or(text))));
+                lines.push(format!("{sign}{}{ending}", tame_line(&visible(text.strip_suffix('\n').unwrap_or(text)))));
             }
         }
     }
@@ -138,14 +160,15 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
     let mut s = String::new();
     for r in results.iter().filter(|r| !r.passed && r.verdict != Verdict::Sk) {
         let expected = r.expected_verdict.unwrap_or(Verdict::Ac);
-        let _ = writeln!(s, "\n--- {}: {} (expected {expected})", r.name, paint(style, r.verdict, r.verdict.code()));
+        let name = tame_line(&r.name);
+        let _ = writeln!(s, "\n--- {name}: {} (expected {expected})", paint(style, r.verdict, r.verdict.code()));
         if !r.detail.is_empty() {
-            let _ = writeln!(s, "{}", r.detail);
+            let _ = writeln!(s, "{}", tame(&r.detail));
         }
         if let Some(head) = &r.input_head {
             let _ = writeln!(s, "input (head):");
             for line in &head.lines {
-                let _ = writeln!(s, "  {}", String::from_utf8_lossy(line).trim_end_matches('\r'));
+                let _ = writeln!(s, "  {}", tame_line(String::from_utf8_lossy(line).trim_end_matches('\r')));
             }
             if head.more {
                 let _ = writeln!(s, "  ...");
@@ -159,7 +182,7 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
         let err = &r.facts.stderr;
         if !err.is_empty() && style.stderr_limit > 0 {
             let shown = &err[..err.len().min(style.stderr_limit)];
-            let _ = writeln!(s, "stderr:\n{}", String::from_utf8_lossy(shown).trim_end());
+            let _ = writeln!(s, "stderr:\n{}", tame(String::from_utf8_lossy(shown).trim_end()));
             if err.len() > shown.len() {
                 let _ = writeln!(s, "... {} more bytes of stderr (--stderr-limit)", err.len() - shown.len());
             }
@@ -211,6 +234,14 @@ mod tests {
             (points(2.0), points(0.5), points(1.0 / 3.0), points(0.0)),
             ("2".into(), "0.5".into(), "0.333".into(), "0".into())
         );
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        assert_eq!(tame("\x1b[2Jall passed\r\n"), "\\x1B[2Jall passed\\x0D\n");
+        assert_eq!(tame_line("a\nb\tc\x07"), "a\\nb\\tc\\x07");
+        let d = diff(b"\x1b[31mred\n", b"x\n", 40, false);
+        assert!(!d.contains('\x1b') && d.contains("\\x1B[31mred"), "{d}");
     }
 
     #[test]

@@ -150,7 +150,7 @@ fn run() -> i32 {
         progress.set_draw_target(ProgressDrawTarget::hidden());
     }
     let results = engine::run_all(&found, &options, &|r| {
-        progress.set_message(format!("{} {}", r.name, r.verdict));
+        progress.set_message(format!("{} {}", report::tame(&r.name).replace('\n', "\\n"), r.verdict));
         progress.inc(1);
     });
     progress.finish_and_clear();

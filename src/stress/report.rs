@@ -22,14 +22,21 @@ pub fn text(report: &StressReport, options: &StressOptions) -> String {
             let _ = writeln!(s, "{} tests passed (--seed {}){times}", report.tests.len(), options.seed);
         }
         Ending::Broken(why) => {
-            let _ = writeln!(s, "stopped after {} tests: {why}", report.tests.len());
+            let _ = writeln!(s, "stopped after {} tests: {}", report.tests.len(), crate::report::tame(why));
         }
         Ending::Failed(f) => {
             let t = &f.test;
-            let _ = writeln!(s, "test {} (seed {}) failed: {} {}", t.number, t.seed, t.verdict, t.detail.trim_end());
+            let _ = writeln!(
+                s,
+                "test {} (seed {}) failed: {} {}",
+                t.number,
+                t.seed,
+                t.verdict,
+                crate::report::tame(t.detail.trim_end())
+            );
             let _ = writeln!(s, "{} tests run{times}", report.tests.len());
             if !t.stderr.is_empty() {
-                let _ = writeln!(s, "--- solver's stderr ---\n{}\n---", t.stderr);
+                let _ = writeln!(s, "--- solver's stderr ---\n{}\n---", crate::report::tame(&t.stderr));
             }
             let _ = writeln!(s, "input: `{} {}`", options.generator_text, t.seed);
             match &f.not_shrunk {
@@ -41,7 +48,8 @@ pub fn text(report: &StressReport, options: &StressOptions) -> String {
                 }
             }
             let shown = &f.shrunk.bytes[..f.shrunk.bytes.len().min(SHOW_BYTES)];
-            let _ = writeln!(s, "--- shrunk input ---\n{}", String::from_utf8_lossy(shown).trim_end());
+            let _ =
+                writeln!(s, "--- shrunk input ---\n{}", crate::report::tame(String::from_utf8_lossy(shown).trim_end()));
             if shown.len() < f.shrunk.bytes.len() {
                 let _ = writeln!(s, "[... {} more bytes]", f.shrunk.bytes.len() - shown.len());
             }

@@ -158,3 +158,20 @@ fn ctrl_c_leaves_nothing_running_and_nothing_behind() {
         assert!(!temp.exists(), "{} is left behind", temp.display());
     }
 }
+
+#[test]
+fn escape_codes_from_a_solver_or_a_case_name_never_reach_the_report_raw() {
+    let name = "evil\u{1b}[2J";
+    let dir = folder(&[(&format!("cases/{name}/input.txt"), ""), (&format!("cases/{name}/expected.txt"), "x\n")]);
+    let out = judge()
+        .current_dir(dir.path())
+        .args(["cases", "--", "@fixture", "stderr \u{1b}[2J\u{1b}[32mall passed; print \u{1b}[1Ay"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(!out.contains(&0x1b), "{}", String::from_utf8_lossy(&out));
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("evil\\x1B[2J") && text.contains("\\x1B[32mall passed"), "{text}");
+}
