@@ -209,7 +209,21 @@ fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
     // The settings each folder passes down: its own case.toml over its parent's.
     let mut inherited: Vec<(PathBuf, Settings)> = Vec::new();
     let walker = walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name().into_iter();
-    let walker = walker.filter_entry(|e| e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy()));
+    // A link to a folder outside the tree given (`/`, `/usr`) is not followed: discovery never
+    // leaves the tree it was given.
+    let inside = std::fs::canonicalize(root).ok();
+    let outside = std::cell::RefCell::new(Vec::new());
+    let walker = walker.filter_entry(|e| {
+        if e.depth() > 0 && e.path_is_symlink() && e.file_type().is_dir() {
+            let target = std::fs::canonicalize(e.path()).ok();
+            let within = matches!((&inside, &target), (Some(i), Some(t)) if t.starts_with(i));
+            if !within {
+                outside.borrow_mut().push(e.path().to_path_buf());
+                return false;
+            }
+        }
+        e.depth() == 0 || !is_skipped(&e.file_name().to_string_lossy())
+    });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -230,6 +244,9 @@ fn discover_one(root: &Path, warnings: &mut Vec<String>) -> Vec<Case> {
             cases.extend(cases_in_folder(root, dir, &here));
             inherited.push((dir.to_path_buf(), here));
         }
+    }
+    for link in outside.into_inner() {
+        warnings.push(format!("skipped {}: a link to a folder outside {}", shown_path(&link), shown_path(root)));
     }
     cases
 }

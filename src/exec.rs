@@ -217,13 +217,14 @@ fn run_with(
     if let Err(why) = started? {
         return Ok(spawn_error(why));
     }
-    let root = launcher.pid();
+    let root = launcher.tree();
     let overflow = Arc::new(AtomicBool::new(false));
 
     let (out_tx, out_rx) = mpsc::channel();
     if let Some(out_r) = out_r {
         let overflow = Arc::clone(&overflow);
         let cap = limits.output_bytes;
+        let tree = launcher.tree();
         std::thread::spawn(move || {
             let mut pipe = std::fs::File::from(out_r);
             let mut chunk = vec![0u8; 1 << 16];
@@ -233,7 +234,7 @@ fn run_with(
                     Ok(n) => {
                         if spool.len() + n as u64 > cap {
                             overflow.store(true, Ordering::SeqCst);
-                            crate::proctree::kill_descendants(root);
+                            tree.kill();
                             break;
                         }
                         spool.write(&chunk[..n]);
@@ -264,13 +265,13 @@ fn run_with(
             // Each thread's largest run delay seen, so threads that end still count.
             let mut delays: std::collections::HashMap<i32, u64> = std::collections::HashMap::new();
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(WATCH_EVERY) {
-                let usage = crate::proctree::usage(root);
+                let usage = crate::proctree::usage(root.root);
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
                 let elapsed = start.elapsed();
                 // Waiting for a CPU is the machine's doing, not the program's: it is measured
                 // from half the wall limit on, and only time not spent so counts.
                 if elapsed > wall / 2 {
-                    for (tid, ns) in crate::proctree::run_delays(root) {
+                    for (tid, ns) in crate::proctree::run_delays(root.root) {
                         let seen = delays.entry(tid).or_insert(0);
                         *seen = (*seen).max(ns);
                     }
@@ -288,7 +289,7 @@ fn run_with(
                     ended_by.get_or_insert("memory");
                 }
                 if ended_by.is_some() {
-                    crate::proctree::kill_descendants(root);
+                    root.kill();
                 }
             }
             let waited_ms = delays.values().sum::<u64>() as f64 / 1e6;

@@ -12,6 +12,7 @@ static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
 /// cannot be made.
 pub fn temp_root() -> PathBuf {
     let root = ROOT.get_or_init(|| {
+        remove_stale();
         let dir = std::env::temp_dir().join(format!("judge-{}", std::process::id()));
         std::fs::create_dir_all(&dir).ok().map(|_| {
             use std::os::unix::fs::PermissionsExt;
@@ -20,6 +21,23 @@ pub fn temp_root() -> PathBuf {
         })
     });
     root.clone().unwrap_or_else(std::env::temp_dir)
+}
+
+/// Removes the folders of judges that ended without cleaning up (killed with SIGKILL, which
+/// no handler sees): `judge-PID` of a PID that no judge runs as any more.
+fn remove_stale() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("judge-")).and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let alive_judge =
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.windows(5).any(|w| w == b"judge"));
+        if !alive_judge && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            remove(&entry.path());
+        }
+    }
 }
 
 /// Removes this process's temporary folder, if it made one.

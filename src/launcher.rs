@@ -189,6 +189,31 @@ fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
 pub struct Launcher {
     sock: OwnedFd,
     child: std::process::Child,
+    /// A pidfd of the launcher: once it has ended, its number may belong to anyone, and
+    /// nothing may be killed by it (see [`Launcher::tree`]).
+    pidfd: Option<OwnedFd>,
+}
+
+/// A launcher's process tree, for killing a run: by number, while the launcher lives.
+#[derive(Debug)]
+pub struct Tree {
+    pub root: i32,
+    pidfd: Option<OwnedFd>,
+}
+
+impl Tree {
+    /// Kills every process of the run, unless the launcher has ended (its number may then
+    /// be another process's, whose children are not ours).
+    pub fn kill(&self) {
+        if let Some(fd) = &self.pidfd {
+            let mut p = libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+            // SAFETY: one pollfd we own; a pidfd polls readable once its process has ended.
+            if unsafe { libc::poll(&mut p, 1, 0) } != 0 {
+                return;
+            }
+        }
+        crate::proctree::kill_descendants(self.root);
+    }
 }
 
 impl Launcher {
@@ -200,7 +225,15 @@ impl Launcher {
             .stdin(std::process::Stdio::from(theirs))
             .stdout(std::process::Stdio::null())
             .spawn()?;
-        Ok(Launcher { sock: ours, child })
+        // SAFETY: pidfd_open takes a pid and flags; a new fd is ours.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as i32, 0) };
+        let pidfd = (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) });
+        Ok(Launcher { sock: ours, child, pidfd })
+    }
+
+    /// The launcher's tree, for a thread that may have to kill the run.
+    pub fn tree(&self) -> Tree {
+        Tree { root: self.pid(), pidfd: self.pidfd.as_ref().and_then(|f| f.try_clone().ok()) }
     }
 
     pub fn pid(&self) -> i32 {

@@ -137,7 +137,7 @@ pub struct JudgingArgs {
     /// How to build a solver, reference or checker given as a source file (.c, .cpp, .cc, .rs,
     /// .py), with {src} and {out} for the source and the program built, e.g.
     /// "g++-9 -O2 -std=c++14 -o {out} {src}" [default: by language, see README].
-    #[arg(long, value_name = "CMD", alias = "compile-cmd")]
+    #[arg(long, value_name = "CMD", alias = "compile-cmd", value_parser = build_command)]
     pub compiler_cmd: Option<String>,
 
     /// How runs are isolated: auto (every protection this kernel offers: files, network,
@@ -325,6 +325,17 @@ pub fn flags_after_command(command: &[String]) -> Vec<String> {
         })
         .cloned()
         .collect()
+}
+
+/// A build command must say where the source and the program go: without `{out}` the judge
+/// would never find what it built.
+fn build_command(text: &str) -> Result<String, String> {
+    match (text.contains("{src}"), text.contains("{out}")) {
+        (true, true) => Ok(text.to_string()),
+        _ => Err(format!(
+            "the build command must name {{src}} and {{out}}, like \"g++ -O2 -o {{out}} {{src}}\"; found \"{text}\""
+        )),
+    }
 }
 
 /// The folders looked in, in order, when no path is given: ours, `oj download`'s, and the

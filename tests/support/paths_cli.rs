@@ -96,3 +96,17 @@ fn a_checker_source_in_case_toml_is_built_and_one_that_cannot_start_is_ie() {
     assert!(row("sh ").contains(" IE "), "{text}");
     assert!(text.contains("not a program"), "{text}");
 }
+
+#[test]
+fn discovery_never_follows_a_link_out_of_the_tree() {
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+    std::os::unix::fs::symlink("/", dir.path().join("cases/root")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("cases/a"), dir.path().join("cases/b")).unwrap();
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--", "@fixture", "print x"])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("2 passed, 0 failed\n"))
+        .stderr(predicate::str::contains("a link to a folder outside"));
+}

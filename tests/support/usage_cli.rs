@@ -101,3 +101,22 @@ fn stress_help_gives_its_own_checker_default() {
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(help.contains("[default: sudoku for @gen, lines otherwise]"), "{help}");
 }
+
+#[test]
+fn a_build_command_without_out_is_a_usage_error() {
+    judge()
+        .args(["cases/harness", "--compiler-cmd", "g++ -O2 {src}"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("must name {src} and {out}"));
+}
+
+#[test]
+fn a_judge_killed_outright_leaves_its_folder_to_the_next_one() {
+    // A folder as a judge killed by SIGKILL leaves it: its PID runs no judge now.
+    let stale = std::env::temp_dir().join("judge-999999999");
+    std::fs::create_dir_all(stale.join("judge-run-x")).unwrap();
+    std::fs::write(stale.join("judge-output-y"), "left").unwrap();
+    judge().args(["cases/harness", "--filter", "ok"]).assert().code(predicate::in_iter([0, 1]));
+    assert!(!stale.exists(), "{} was left", stale.display());
+}
