@@ -1,7 +1,8 @@
 //! The harness's own cost per case: the same solver on the same case, spawned bare (std's
 //! `Command::output`, stdin from the file), through `exec::run` (launcher, watchdog over
 //! the process tree, capped capture), and through `engine::run_case` (all of that plus reading the case
-//! and the `sudoku` checker). Runs are interleaved so drift hits all three alike; medians.
+//! and the `sudoku` checker), `exec::run` both with the sandbox (the default) and without
+//! (`--sandbox off`). Runs are interleaved so drift hits them all alike; medians.
 //! `cargo bench --bench harness` (add `-- --quick` for fewer runs).
 
 use std::path::Path;
@@ -28,7 +29,7 @@ fn main() {
     let input = case.input.clone().expect("input.txt");
     let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
     let options = Options { keep_output: false, ..Options::new(program.clone(), judge.to_path_buf()) };
-    let (mut bare, mut run, mut full) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut bare, mut run, mut full, mut open) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
         let start = Instant::now();
         let out = Command::new(sudoku)
@@ -45,17 +46,28 @@ fn main() {
         assert_eq!(facts.exit_code, Some(0));
         run.push(start.elapsed().as_secs_f64() * 1e6);
 
+        sudoku_judge::sandbox::set_level(sudoku_judge::sandbox::Level::Off);
+        let start = Instant::now();
+        let facts = exec::run(&program, &input, &Limits::default());
+        assert_eq!(facts.exit_code, Some(0));
+        open.push(start.elapsed().as_secs_f64() * 1e6);
+        sudoku_judge::sandbox::set_level(sudoku_judge::sandbox::Level::Auto);
+
         let start = Instant::now();
         let result = engine::run_case(&case, &options);
         assert!(result.passed, "{:?}", result.detail);
         full.push(start.elapsed().as_secs_f64() * 1e6);
     }
-    let (bare, run, full) = (median(bare), median(run), median(full));
+    let (bare, run, full, open) = (median(bare), median(run), median(full), median(open));
     println!("{runs} interleaved runs of the bundled solver on cases/poj2676/sample; medians\n");
     println!("| path | µs per case | over a bare spawn |");
     println!("|---|---:|---:|");
     println!("| bare spawn (`Command::output`) | {bare:.0} | - |");
-    println!("| `exec::run` (launcher, tree watchdog, capture) | {run:.0} | {:+.0} µs |", run - bare);
+    println!("| `exec::run --sandbox off` (launcher, tree watchdog, capture) | {open:.0} | {:+.0} µs |", open - bare);
+    println!(
+        "| `exec::run` (+ the sandbox: memfd stdin, scratch folder, Landlock) | {run:.0} | {:+.0} µs |",
+        run - bare
+    );
     println!("| `engine::run_case` (+ reading the case, sudoku checker) | {full:.0} | {:+.0} µs |", full - bare);
     println!("\ntarget: at most 1000 µs of overhead a case: {}", if full - bare <= 1000.0 { "met" } else { "not met" });
 }
