@@ -264,7 +264,11 @@ fn run_with(
             let mut ended_by = None;
             // Each thread's largest run delay seen, so threads that end still count.
             let mut delays: std::collections::HashMap<i32, u64> = std::collections::HashMap::new();
-            while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(WATCH_EVERY) {
+            // A sample of a large tree takes a while: the next one waits four times as long, so
+            // the watchdog never takes more than a fifth of a core from the run.
+            let mut pause = WATCH_EVERY;
+            while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(pause) {
+                let sampled = Instant::now();
                 let usage = crate::proctree::usage(root.root);
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
                 let elapsed = start.elapsed();
@@ -291,6 +295,7 @@ fn run_with(
                 if ended_by.is_some() {
                     root.kill();
                 }
+                pause = WATCH_EVERY.max(sampled.elapsed() * 4);
             }
             let waited_ms = delays.values().sum::<u64>() as f64 / 1e6;
             (ended_by, memory_killed, tree_peak_kib, waited_ms)

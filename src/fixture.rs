@@ -21,6 +21,8 @@
 //! | `escape MS PIDFILE` | the same, but the child starts its own session (`setsid`) |
 //! | `burn N MS` | start N children in their own sessions that each burn MS ms of CPU, go on |
 //! | `hog MIB` | start a child that allocates MIB MiB, and wait for it |
+//! | `idle N MS` | fork N children that each sleep MS ms (cheap: no exec), go on |
+//! | `chain N MS` | fork a chain of N processes, each the child of the last, the last sleeping MS ms, go on |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
 //!
 //! Anything else exits 99 with a message, so a typo in a case cannot pass silently.
@@ -102,6 +104,14 @@ pub fn main(args: &[String]) -> i32 {
                 (0..n).try_for_each(|_| child(&["spin", ms], true).map(drop))
             }
             "hog" => child(&["alloc", rest.trim()], false).and_then(|mut c| c.wait()).map(drop),
+            "idle" | "chain" => {
+                let mut words = rest.split_whitespace();
+                let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+                let ms: u64 = words.next().and_then(|w| w.parse().ok()).unwrap_or(1000);
+                let _ = out.flush();
+                forks(n, Duration::from_millis(ms), command == "chain");
+                Ok(())
+            }
             "planted" => planted(number() as u8, &mut out),
             _ => {
                 let _ = writeln!(std::io::stderr(), "fixture: unknown command '{line}'");
@@ -133,6 +143,37 @@ fn burn_cpu(how_long: Duration) {
             x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
     }
+}
+
+/// Forks `n` sleeping children (or, as a `chain`, one that forks the next, n deep), with no
+/// exec, so thousands cost little.
+fn forks(n: usize, sleep: Duration, chain: bool) {
+    // SAFETY (every fork below): the fixture is single-threaded, and a child only forks on,
+    // sleeps and exits.
+    if !chain {
+        for _ in 0..n {
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                std::thread::sleep(sleep);
+                unsafe { libc::_exit(0) };
+            }
+            if pid < 0 {
+                return;
+            }
+        }
+        return;
+    }
+    // The first link is our child; each link forks the next, then sleeps.
+    if unsafe { libc::fork() } != 0 {
+        return;
+    }
+    for _ in 1..n {
+        if unsafe { libc::fork() } != 0 {
+            break;
+        }
+    }
+    std::thread::sleep(sleep);
+    unsafe { libc::_exit(0) };
 }
 
 fn spin(how_long: Duration) {

@@ -540,23 +540,51 @@ fn collect(pid: i32) -> Ended {
 fn sweep(main: Option<i32>) -> Ended {
     let me = std::process::id() as i32;
     let mut ended = Ended::default();
+    // One walk kills the whole tree; then every process that has died is reaped, and only
+    // when some still live (or were forked meanwhile) is the tree walked again. Walking once
+    // per reaped process made thousands of children cost minutes.
+    let mut block = false;
     loop {
-        crate::proctree::kill_descendants(me);
+        if !block {
+            crate::proctree::kill_descendants(me);
+        }
         let mut status = 0;
         // SAFETY: plain C structs that wait4 fills in.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(-1, &mut status, 0, &mut usage) };
+        let flags = if block { 0 } else { libc::WNOHANG };
+        let r = unsafe { libc::wait4(-1, &mut status, flags, &mut usage) };
         if r < 0 {
             if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
                 continue;
             }
             return ended; // ECHILD: nothing is left
         }
+        if r == 0 {
+            // Children are left, not yet dead: wait for one, then walk and kill again.
+            block = true;
+            continue;
+        }
+        block = false;
         let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
         ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
         ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
         if Some(r) == main {
             ended.status = status;
+        }
+        // Reap what else has died before walking again.
+        loop {
+            let mut status = 0;
+            // SAFETY: as above.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            let r = unsafe { libc::wait4(-1, &mut status, libc::WNOHANG, &mut usage) };
+            if r <= 0 {
+                break;
+            }
+            ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
+            ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
+            if Some(r) == main {
+                ended.status = status;
+            }
         }
     }
 }

@@ -93,8 +93,17 @@ pub fn kill_descendants(root: i32) -> usize {
 pub struct Usage {
     /// User + system CPU of the live processes and of the children they have reaped.
     pub cpu_ms: u64,
-    /// Resident memory of the live processes, summed.
+    /// Memory of the live processes, summed: their resident sets when one process runs; when
+    /// several do, their proportional sets (PSS), which count a page shared by k processes
+    /// (a fork's untouched memory) once in all rather than k times.
     pub rss_kib: u64,
+}
+
+/// A process's proportional set size, in KiB (`Pss:` of `/proc/PID/smaps_rollup`).
+fn pss_kib(pid: i32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("Pss:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The usage of every descendant of `root`.
@@ -104,14 +113,17 @@ pub fn usage(root: i32) -> Usage {
         (libc::sysconf(libc::_SC_CLK_TCK).max(1) as u64, (libc::sysconf(libc::_SC_PAGESIZE).max(1024) / 1024) as u64)
     };
     let mut total = Usage::default();
-    for pid in descendants(root) {
+    let pids = descendants(root);
+    let shared = pids.len() > 1;
+    for pid in pids {
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
         let Some(rest) = stat.rfind(')').and_then(|i| stat.get(i + 2..)) else { continue };
         let fields: Vec<&str> = rest.split_whitespace().collect();
         // After the name: state is field 0; utime 11, stime 12, cutime 13, cstime 14; rss 21.
         let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
         total.cpu_ms += (field(11) + field(12) + field(13) + field(14)) * 1000 / ticks;
-        total.rss_kib += field(21) * page_kib;
+        let rss = field(21) * page_kib;
+        total.rss_kib += if shared { pss_kib(pid).unwrap_or(rss) } else { rss };
     }
     total
 }

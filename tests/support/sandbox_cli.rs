@@ -175,3 +175,20 @@ fn escape_codes_from_a_solver_or_a_case_name_never_reach_the_report_raw() {
     let text = String::from_utf8_lossy(&out);
     assert!(text.contains("evil\\x1B[2J") && text.contains("\\x1B[32mall passed"), "{text}");
 }
+
+#[test]
+fn thousands_of_children_are_cleaned_up_and_their_shared_memory_counted_once() {
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+    // 2000 idle children left behind took minutes to clean up (one walk of the tree per
+    // reaped process); a chain of 1000 as well. 300 forked children counted each other's
+    // shared pages: MLE at 105 MiB under 64 MiB.
+    for command in ["idle 2000 60000; print x", "chain 1000 60000; print x", "idle 300 60000; print x"] {
+        judge()
+            .current_dir(dir.path())
+            .args(["cases", "--time-limit", "20s", "--wall-limit", "60s", "--memory-limit", "64MiB"])
+            .args(["--", "@fixture", command])
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with("1 passed, 0 failed\n"));
+    }
+}
