@@ -24,7 +24,7 @@ pub fn temp_root() -> PathBuf {
 }
 
 /// Removes the folders of judges that ended without cleaning up (killed with SIGKILL, which
-/// no handler sees): `judge-PID` of a PID that no judge runs as any more.
+/// no handler sees): `judge-PID` of a PID that no process runs as any more.
 fn remove_stale() {
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
     for entry in entries.flatten() {
@@ -32,9 +32,10 @@ fn remove_stale() {
         let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("judge-")).and_then(|p| p.parse::<u32>().ok()) else {
             continue;
         };
-        let alive_judge =
-            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.windows(5).any(|w| w == b"judge"));
-        if !alive_judge && entry.file_type().is_ok_and(|t| t.is_dir()) {
+        // Only a folder whose process is gone: any process using this library (a test
+        // binary too) keeps its folder here while it runs.
+        let gone = !Path::new(&format!("/proc/{pid}")).exists();
+        if gone && entry.file_type().is_ok_and(|t| t.is_dir()) {
             remove(&entry.path());
         }
     }
