@@ -12,6 +12,14 @@ use crate::cases::{relative_name, shown_path, Case, Settings};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+/// The pairs found so far, with an index by name: a folder of 100,000 pairs is paired in
+/// one pass, not by a search per file.
+#[derive(Default)]
+struct Pairs {
+    list: Vec<Pair>,
+    index: std::collections::HashMap<OsString, usize>,
+}
+
 /// One name's input and answer, as found.
 struct Pair {
     /// The name both files share, as bytes (names that are not UTF-8 are never merged).
@@ -28,7 +36,7 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
         return Vec::new(); // the answers of an AtCoder layout: paired from `in/`
     }
     if let (true, Some(out)) = (name == "in", sibling("out")) {
-        let mut pairs = Vec::new();
+        let mut pairs = Pairs::default();
         for (folder, is_input) in [(dir, true), (out.as_path(), false)] {
             for path in regular_files(folder) {
                 let key = path.file_name().unwrap_or_default().to_os_string();
@@ -36,9 +44,9 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
             }
         }
         let owner = dir.parent().unwrap_or(dir);
-        return cases_of(root, owner, pairs, settings, |key| format!("in/{key}"), strip_txt);
+        return cases_of(root, owner, pairs.list, settings, |key| format!("in/{key}"), strip_txt);
     }
-    let mut pairs = Vec::new();
+    let mut pairs = Pairs::default();
     for path in regular_files(dir) {
         let file_name = path.file_name().unwrap_or_default().to_os_string();
         let (Some(stem), ext) = (path.file_stem(), path.extension()) else { continue };
@@ -52,7 +60,7 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
         }
     }
     let input_name = |key: &str| if all_digits(OsStr::new(key)) { key.to_string() } else { format!("{key}.in") };
-    cases_of(root, dir, pairs, settings, input_name, str::to_string)
+    cases_of(root, dir, pairs.list, settings, input_name, str::to_string)
 }
 
 /// The regular files directly in `dir`, hidden and backup files left out.
@@ -74,18 +82,20 @@ fn strip_txt(key: &str) -> String {
     key.strip_suffix(".txt").unwrap_or(key).to_string()
 }
 
-fn add(pairs: &mut Vec<Pair>, key: OsString, path: PathBuf, is_input: bool) {
-    let slot = match pairs.iter().position(|p| p.key == key) {
-        Some(i) => i,
+fn add(pairs: &mut Pairs, key: OsString, path: PathBuf, is_input: bool) {
+    let slot = match pairs.index.get(&key) {
+        Some(&i) => i,
         None => {
-            pairs.push(Pair { key, input: None, expected: None });
-            pairs.len() - 1
+            pairs.index.insert(key.clone(), pairs.list.len());
+            pairs.list.push(Pair { key, input: None, expected: None });
+            pairs.list.len() - 1
         }
     };
+    let pair = &mut pairs.list[slot];
     if is_input {
-        pairs[slot].input = Some(path);
+        pair.input = Some(path);
     } else {
-        pairs[slot].expected = Some(path);
+        pair.expected = Some(path);
     }
 }
 
