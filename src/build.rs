@@ -106,8 +106,17 @@ pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, Compi
     let bytes = std::fs::read(&source).map_err(|e| fail(format!("cannot read the source: {e}")))?;
     let dir = cache_dir().map_err(|e| fail(format!("cannot make the build cache: {e}")))?;
     let out = dir.join(format!("{}-{}", key(&bytes, template), stem(&source)));
+    if out.exists() && !intact(&out) {
+        // Changed since it was built (by a run outside the sandbox, say): never run it.
+        eprintln!(
+            "judge: note: the cached build of {} had changed since it was built: building it again",
+            source.display()
+        );
+        let _ = std::fs::remove_file(&out);
+    }
     if !out.exists() {
         build(&source, template, &out).map_err(fail)?;
+        seal(&out).map_err(|e| fail(format!("cannot record the build: {e}")))?;
     }
     Ok(match language {
         Language::Python => {
@@ -179,6 +188,45 @@ pub fn cache_dir() -> std::io::Result<PathBuf> {
     let dir = base.join("sudoku-judge").join("build");
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
+}
+
+/// The file beside a cached program that holds the hash of its bytes, as built.
+fn sum_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".sum");
+    out.with_file_name(name)
+}
+
+/// Records what a program built into the cache is, and makes it read-only.
+fn seal(out: &Path) -> std::io::Result<()> {
+    let bytes = std::fs::read(out)?;
+    std::fs::write(sum_path(out), key(&bytes, "built"))?;
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(out)?.permissions().mode() & 0o555;
+    std::fs::set_permissions(out, std::fs::Permissions::from_mode(mode))?;
+    verified().lock().unwrap_or_else(|p| p.into_inner()).insert(out.to_path_buf());
+    Ok(())
+}
+
+/// The cached programs this process has already checked (each is hashed once).
+fn verified() -> &'static std::sync::Mutex<std::collections::HashSet<PathBuf>> {
+    static SEEN: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<PathBuf>>> = std::sync::OnceLock::new();
+    SEEN.get_or_init(Default::default)
+}
+
+/// Whether a cached program is still the one built: its bytes hash to what was recorded.
+fn intact(out: &Path) -> bool {
+    if verified().lock().unwrap_or_else(|p| p.into_inner()).contains(out) {
+        return true;
+    }
+    let ok = match (std::fs::read(out), std::fs::read_to_string(sum_path(out))) {
+        (Ok(bytes), Ok(sum)) => key(&bytes, "built") == sum,
+        _ => false,
+    };
+    if ok {
+        verified().lock().unwrap_or_else(|p| p.into_inner()).insert(out.to_path_buf());
+    }
+    ok
 }
 
 /// 128 bits of two independent 64-bit hashes of the command and the source.

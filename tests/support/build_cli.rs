@@ -28,8 +28,9 @@ fn a_rust_source_is_built_and_judged_and_a_broken_one_is_ce() {
         cmd.assert()
     };
     run("add.rs").success().stdout(predicate::str::ends_with("2 passed, 0 failed\n"));
+    // One program in the cache, and the record of what it was when built.
     let built = std::fs::read_dir(cache.path().join("sudoku-judge/build")).unwrap().count();
-    assert_eq!(built, 1, "one program in the cache");
+    assert_eq!(built, 2, "one program and its .sum in the cache");
     run("broken.rs")
         .code(1)
         .stdout(

@@ -192,3 +192,27 @@ fn thousands_of_children_are_cleaned_up_and_their_shared_memory_counted_once() {
             .stdout(predicate::str::ends_with("1 passed, 0 failed\n"));
     }
 }
+
+#[test]
+fn a_cached_build_changed_outside_the_sandbox_is_built_again_not_run() {
+    let dir = folder(&[("cases/a/input.txt", "1 2\n"), ("cases/a/expected.txt", "3\n")]);
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("good.rs"), "fn main() { println!(\"3\"); }\n").unwrap();
+    let run = || {
+        judge().current_dir(dir.path()).env("XDG_CACHE_HOME", cache.path()).args(["cases", "--", "good.rs"]).assert()
+    };
+    run().success();
+    // Tamper with the cached program as a run without the sandbox could.
+    let built = cache.path().join("sudoku-judge/build");
+    let program = std::fs::read_dir(&built)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().map_or(true, |e| e != "sum"))
+        .expect("the cached program");
+    assert!(program.with_file_name(format!("{}.sum", program.file_name().unwrap().to_string_lossy())).exists());
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(&program, "#!/bin/sh\necho 4\n").unwrap();
+    run().success().stderr(predicate::str::contains("had changed since it was built"));
+}
