@@ -49,14 +49,19 @@ pub fn remove_temp_root() {
 }
 
 fn remove(dir: &Path) {
-    // A run may leave read-only folders: make them writable so that all goes.
+    unlock(dir);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Makes every folder under `dir` writable again, so that all of it can be removed (a run
+/// may leave read-only folders behind).
+pub(crate) fn unlock(dir: &Path) {
     for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
         if entry.file_type().is_dir() {
             use std::os::unix::fs::PermissionsExt;
             let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
         }
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Takes SIGINT, SIGTERM and SIGHUP away from every thread started after this call and

@@ -543,48 +543,39 @@ fn sweep(main: Option<i32>) -> Ended {
     // One walk kills the whole tree; then every process that has died is reaped, and only
     // when some still live (or were forked meanwhile) is the tree walked again. Walking once
     // per reaped process made thousands of children cost minutes.
-    let mut block = false;
-    loop {
-        if !block {
-            crate::proctree::kill_descendants(me);
-        }
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    // One wait4: Some(true) a process was reaped, Some(false) none has died yet (WNOHANG),
+    // None nothing is left.
+    let mut reap = |flags: i32| loop {
         let mut status = 0;
         // SAFETY: plain C structs that wait4 fills in.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let flags = if block { 0 } else { libc::WNOHANG };
         let r = unsafe { libc::wait4(-1, &mut status, flags, &mut usage) };
-        if r < 0 {
-            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return ended; // ECHILD: nothing is left
-        }
-        if r == 0 {
-            // Children are left, not yet dead: wait for one, then walk and kill again.
-            block = true;
+        if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
             continue;
         }
-        block = false;
-        let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        if r <= 0 {
+            return (r == 0).then_some(false); // 0: alive and unreaped; ECHILD: none left
+        }
         ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
         ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
         if Some(r) == main {
             ended.status = status;
         }
-        // Reap what else has died before walking again.
+        return Some(true);
+    };
+    loop {
+        crate::proctree::kill_descendants(me);
         loop {
-            let mut status = 0;
-            // SAFETY: as above.
-            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-            let r = unsafe { libc::wait4(-1, &mut status, libc::WNOHANG, &mut usage) };
-            if r <= 0 {
-                break;
+            match reap(libc::WNOHANG) {
+                Some(true) => {}
+                Some(false) => break,
+                None => return ended,
             }
-            ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
-            ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
-            if Some(r) == main {
-                ended.status = status;
-            }
+        }
+        // Some are still dying: wait for one, then walk and kill again.
+        if reap(0).is_none() {
+            return ended;
         }
     }
 }
