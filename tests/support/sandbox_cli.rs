@@ -55,9 +55,10 @@ fn a_solver_cannot_stop_or_kill_its_parent_or_connect() {
         judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("not blocked"));
         return;
     }
-    // SIGSTOP to the launcher, then SIGKILL to every process it can name: none is outside
-    // its run, so the judge goes on, and the solver's own answer is judged.
-    let dir = setup("kill -STOP $PPID 2>/dev/null\nkill -KILL -1 2>/dev/null\necho 3\n");
+    // SIGSTOP, then SIGKILL, to the launcher (its parent): neither is inside its run, so the
+    // judge goes on, and the solver's own answer is judged. (Not `kill -1`: where the sandbox
+    // failed, that would kill every process of the user.)
+    let dir = setup("kill -STOP $PPID 2>/dev/null\nkill -KILL $PPID 2>/dev/null\necho 3\n");
     judge().current_dir(dir.path()).args(["cases", "--", "./solver.sh"]).assert().success();
     // No TCP: a connection to a listening port here is refused by the sandbox.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
