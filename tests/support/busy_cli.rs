@@ -15,15 +15,29 @@ impl Drop for Spinners {
     }
 }
 
+/// `command` restricted to the first CPU, as are all the processes it starts.
+fn on_cpu_0(command: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: sched_setaffinity on the child itself, between fork and exec, on a local set.
+    unsafe {
+        command.pre_exec(|| {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(0, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+            Ok(())
+        })
+    }
+}
+
 #[test]
-fn a_solver_needing_60_percent_of_its_limit_gets_ac_with_every_core_busy() {
-    let cores = std::thread::available_parallelism().map_or(2, usize::from);
-    // Four spinners a core: the solver gets about a fifth of a core, so its 120 ms of CPU take
-    // some 600 ms of wall time, past the 400 ms wall limit, where a judge that counted the
-    // waiting would kill it.
+fn a_solver_needing_a_third_of_its_limit_gets_ac_on_a_starved_cpu() {
+    // Eight spinners and the judge share one CPU: the solver waits for it about half the time,
+    // so its 150 ms of CPU take over 300 ms of wall time, past its 300 ms wall limit, where a
+    // judge that counted the waiting killed it (TLE). Pinning makes the load certain: spinners
+    // spread over idle cores were seen to leave a new process nearly a whole core.
     let _busy = Spinners(
-        (0..4 * cores)
-            .map(|_| std::process::Command::new("sh").args(["-c", "while :; do :; done"]).spawn().unwrap())
+        (0..8)
+            .map(|_| on_cpu_0(std::process::Command::new("sh").args(["-c", "while :; do :; done"])).spawn().unwrap())
             .collect(),
     );
     let mut files = Vec::new();
@@ -33,12 +47,12 @@ fn a_solver_needing_60_percent_of_its_limit_gets_ac_with_every_core_busy() {
     }
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     let dir = super::folder(&files);
-    judge()
-        .current_dir(dir.path())
-        .args(["cases", "--time-limit", "200ms", "--wall-limit", "400ms", "--", "@fixture", "cpu 120; print done"])
-        .assert()
-        .success()
-        .stdout(predicate::str::ends_with("20 passed, 0 failed\n"));
+    let out = on_cpu_0(std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge")).current_dir(dir.path()))
+        .args(["cases", "--time-limit", "500ms", "--wall-limit", "300ms", "--", "@fixture", "cpu 150; print done"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.ends_with("20 passed, 0 failed\n"), "{text}");
 }
 
 #[test]
