@@ -50,7 +50,8 @@ pub struct Facts {
     /// Killed by the watchdog: wall-clock limit reached, or CPU time past the limit.
     pub watchdog_killed: bool,
     /// Why the watchdog ended the run: "cpu" (past the time limit), "wall" (not using the CPU
-    /// while the wall clock ran out), "memory" or "output"; none when the program ended.
+    /// while the wall clock ran out), "busy" (starved of CPU by the machine far past the wall
+    /// limit), "memory" or "output"; none when the program ended.
     pub ended_by: Option<&'static str>,
     /// Time the run's processes spent runnable but waiting for a CPU (a busy machine), as far
     /// as the watchdog saw it; not counted against the wall-clock limit.
@@ -74,8 +75,9 @@ const STDERR_KEEP: usize = 1 << 20;
 /// How often the watchdog looks at the clock and the process tree.
 const WATCH_EVERY: Duration = Duration::from_millis(5);
 /// However much of a run is spent waiting for a CPU, it ends at this many times its
-/// wall-clock limit of real time.
-const WALL_CAP: u32 = 4;
+/// wall-clock limit of real time: a machine that starves a run this much cannot judge it,
+/// and the verdict says so (IE) rather than blaming the program.
+const WALL_CAP: u32 = 8;
 
 /// How long the readers may go on draining the pipes after every process of the run is
 /// gone (only a process outside the run could hold them open longer).
@@ -284,8 +286,10 @@ fn run_with(
                 if ended_by.is_none() {
                     if usage.cpu_ms > cpu_guard {
                         ended_by = Some("cpu");
-                    } else if elapsed.saturating_sub(waited) > wall || elapsed > wall * WALL_CAP {
+                    } else if elapsed.saturating_sub(waited) > wall {
                         ended_by = Some("wall");
+                    } else if elapsed > wall * WALL_CAP {
+                        ended_by = Some("busy");
                     }
                 }
                 if !memory_killed && usage.rss_kib > memory_guard_kib {
@@ -306,7 +310,7 @@ fn run_with(
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
     let _ = done.send(());
     let (ended_by, memory_killed, tree_peak_kib, waited_ms) = watchdog.join().unwrap_or((None, false, 0, 0.0));
-    let watchdog_killed = matches!(ended_by, Some("cpu" | "wall"));
+    let watchdog_killed = matches!(ended_by, Some("cpu" | "wall" | "busy"));
     let output_overflow = overflow.load(Ordering::SeqCst);
     let ended_by = ended_by.or(output_overflow.then_some("output"));
     let ended = ended?;

@@ -174,6 +174,18 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
         return j(Verdict::Ie, format!("could not run the solver: {e}"));
     }
     let tl = limits.time.as_secs_f64() * 1000.0;
+    if facts.ended_by == Some("busy") && facts.cpu_ms <= tl {
+        // The program was runnable nearly all along: the machine, not the program, ran out.
+        return j(
+            Verdict::Ie,
+            format!(
+                "the machine was too busy to judge this run: after {:.0} ms of wall time it had waited {:.0} ms \
+                 for a CPU and used {:.0} ms of CPU time (limit {tl:.0} ms); rerun with fewer jobs (--jobs 1) or \
+                 on a quieter machine",
+                facts.wall_ms, facts.waited_ms, facts.cpu_ms
+            ),
+        );
+    }
     if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
         let how = if facts.watchdog_killed && facts.cpu_ms <= tl {
             format!(
@@ -299,6 +311,26 @@ mod tests {
         let j = judge(&sleeper, &limits(), || CheckOutcome::Accepted);
         assert_eq!(j.verdict, Verdict::Tle);
         assert!(j.detail.contains("wall time"), "{}", j.detail);
+    }
+
+    #[test]
+    fn a_run_starved_by_the_machine_is_ie_not_tle() {
+        let starved = Facts {
+            watchdog_killed: true,
+            ended_by: Some("busy"),
+            cpu_ms: 130.0,
+            wall_ms: 2400.0,
+            waited_ms: 2200.0,
+            signal: Some(9),
+            exit_code: None,
+            ..clean()
+        };
+        let j = judge(&starved, &limits(), || CheckOutcome::Accepted);
+        assert_eq!(j.verdict, Verdict::Ie, "{}", j.detail);
+        assert!(j.detail.contains("too busy") && j.detail.contains("waited 2200 ms"), "{}", j.detail);
+        // Past its CPU limit the program is to blame, however busy the machine.
+        let spent = Facts { cpu_ms: 5000.0, ..starved };
+        assert_eq!(judge(&spent, &limits(), || CheckOutcome::Accepted).verdict, Verdict::Tle);
     }
 
     #[test]
