@@ -212,8 +212,11 @@ fn run_with(
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
     };
-    let start = Instant::now();
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
+    // The clock starts once the program runs: building its sandbox and forking are the
+    // launcher's work, which a busy machine can stretch to seconds without the program
+    // having had a chance to run.
+    let start = Instant::now();
     // Our copies of the write ends must go, or the readers would never see the end.
     drop((input, out_w, err_w));
     if let Err(why) = started? {

@@ -134,12 +134,16 @@ fn ctrl_c_leaves_nothing_running_and_nothing_behind() {
             .spawn()
             .unwrap();
         let pid = child.id() as i32;
-        // The run has started when a process of the judge's tree runs the fixture.
+        // The run has started when a process of the judge's tree runs the fixture. Its
+        // arguments, not "@fixture": a child the judge forked keeps the judge's own arguments,
+        // "@fixture" among them, until it runs the launcher, before any run has begun.
         let runs = || -> Vec<i32> {
+            let fixture = b"--builtin\0fixture\0";
             sudoku_judge::proctree::descendants(pid)
                 .into_iter()
                 .filter(|p| {
-                    std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.windows(7).any(|w| w == b"fixture"))
+                    std::fs::read(format!("/proc/{p}/cmdline"))
+                        .is_ok_and(|c| c.windows(fixture.len()).any(|w| w == fixture))
                 })
                 .collect()
         };
