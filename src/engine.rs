@@ -404,9 +404,17 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     }
 }
 
-/// Runs every case that passes the filter, `options.jobs` at a time, calling `on_done` as
-/// each one ends. Results come back in the order of `cases`.
-pub fn run_all(cases: &[Case], options: &Options, on_done: &(dyn Fn(&CaseResult) + Sync)) -> Vec<CaseResult> {
+/// What `run_all` tells its caller as it goes; the number is the case's place among the
+/// selected cases (see `select`).
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    Started(usize, &'a Case),
+    Done(usize, &'a CaseResult),
+}
+
+/// Runs every case that passes the filter, `options.jobs` at a time, telling `on_event` as
+/// each one starts and ends. Results come back in the order of `cases`.
+pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Vec<CaseResult> {
     let chosen = select(cases, options);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
@@ -418,12 +426,13 @@ pub fn run_all(cases: &[Case], options: &Options, on_done: &(dyn Fn(&CaseResult)
             let limits = case.config.limits(Limits::default());
             CaseResult::without_run(case, limits, Verdict::Sk, "skipped after a failure (--fail-fast)".into())
         } else {
+            on_event(Event::Started(i, case));
             run_case(case, options)
         };
         if options.fail_fast && !result.passed && result.verdict != Verdict::Sk {
             stop.store(true, Ordering::SeqCst);
         }
-        on_done(&result);
+        on_event(Event::Done(i, &result));
         results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(result);
     };
     std::thread::scope(|s| {

@@ -23,6 +23,7 @@
 //! | `hog MIB` | start a child that allocates MIB MiB, and wait for it |
 //! | `idle N MS` | fork N children that each sleep MS ms (cheap: no exec), go on |
 //! | `chain N MS` | fork a chain of N processes, each the child of the last, the last sleeping MS ms, go on |
+//! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
 //!
 //! Anything else exits 99 with a message, so a typo in a case cannot pass silently.
@@ -57,6 +58,13 @@ pub fn main(args: &[String]) -> i32 {
             }
             "spin" => {
                 spin(Duration::from_millis(number()));
+                Ok(())
+            }
+            "await" => {
+                let _ = out.flush();
+                while !std::path::Path::new(rest.trim()).exists() {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
                 Ok(())
             }
             "cpu" => {

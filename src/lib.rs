@@ -50,6 +50,7 @@ pub mod build;
 pub mod cases;
 pub mod check;
 pub mod cli;
+pub mod diff;
 pub mod engine;
 pub mod exec;
 pub mod fixture;

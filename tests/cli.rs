@@ -467,11 +467,26 @@ fn judge_passes_the_bundled_harness_cases() {
 #[test]
 fn judge_shows_a_whitespace_visible_diff_and_exits_1() {
     let dir = folder(&[("a/input.txt", "print 1  2\n"), ("a/expected.txt", "1 3\n")]);
-    judge().arg(dir.path()).args(["--solver", "@fixture"]).assert().code(1).stdout(
+    judge().arg(dir.path()).args(["--diff", "unified", "--solver", "@fixture"]).assert().code(1).stdout(
         predicate::str::contains("-1·3\n+1··2")
             .and(predicate::str::contains("input (head):\n  print 1  2\n"))
             .and(predicate::str::ends_with("0 passed, 1 failed\n")),
     );
+    // Short lines are drawn side by side by default, expected on the left.
+    let side = format!("{:<48} | received\n{:<48} | 1··2\n", "expected", "1·3");
+    judge().arg(dir.path()).args(["--solver", "@fixture"]).assert().code(1).stdout(
+        predicate::str::contains(side).and(predicate::str::contains("| changed, < only expected, > only received")),
+    );
+    // In colour the expected side is red and the received side green; never off a terminal
+    // unless asked.
+    judge()
+        .arg(dir.path())
+        .args(["--color", "always", "--diff", "unified", "--solver", "@fixture"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\x1b[31m-1·3\x1b[0m\n\x1b[32m+1··2\x1b[0m"));
+    let plain = judge().arg(dir.path()).args(["--solver", "@fixture"]).output().unwrap();
+    assert!(!plain.stdout.contains(&0x1b) && !plain.stderr.contains(&0x1b));
 }
 
 #[test]
@@ -882,3 +897,6 @@ fn without_a_path_the_judge_looks_in_cases_then_test_then_tests() {
         .code(2)
         .stderr(predicate::str::contains("no cases/, test/ or tests/ folder here"));
 }
+
+#[path = "support/live_cli.rs"]
+mod live_cli;

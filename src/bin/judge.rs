@@ -2,8 +2,8 @@
 //! report bytes go, and picks the exit status (0 pass, 1 fail, 2 usage, 3 internal).
 
 use clap::Parser;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
+use sudoku_judge::cli::live::{self, Live, Sink};
 use sudoku_judge::{cases, cli::Cli, engine, report, run_builtin};
 
 fn main() {
@@ -58,7 +58,14 @@ fn run() -> i32 {
         Ok(e) => e,
         Err(e) => return usage(format!("cannot find the judge executable for @sudoku: {e}")),
     };
-    let options = match cli.options(exe) {
+    let terminal = std::io::stderr().is_terminal();
+    // Building a solver takes seconds (rustc about 9): say so while it happens.
+    let spinner = cli.building(&exe).and_then(|what| live::spinner(&format!("building {what}"), terminal));
+    let options = cli.options(exe);
+    if let Some(spin) = spinner {
+        spin.finish_and_clear();
+    }
+    let options = match options {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
@@ -141,38 +148,35 @@ fn run() -> i32 {
         "never" => false,
         _ => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let progress = ProgressBar::with_draw_target(Some(selected as u64), ProgressDrawTarget::stderr());
-    if std::io::stderr().is_terminal() {
-        progress.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-    } else {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    let results = engine::run_all(&found, &options, &|r| {
-        progress.set_message(format!("{} {}", report::tame(&r.name).replace('\n', "\\n"), r.verdict));
-        progress.inc(1);
-    });
-    progress.finish_and_clear();
-
-    let style = report::Style { color, stderr_limit: cli.stderr_limit };
-    let text = format!(
-        "{}{}\n{}\n",
-        report::table(&results, style),
-        report::failures(&results, style),
-        report::summary(&results)
+    let width = if stdout.is_terminal() { terminal_width().unwrap_or(100) } else { 100 };
+    let diff = report::DiffView::parse(&cli.diff).unwrap_or_default();
+    let style = report::Style { color, stderr_limit: cli.stderr_limit, diff, width };
+    let chosen = engine::select(&found, &options);
+    let layout = report::Layout::before_run(
+        chosen.iter().map(|c| c.name.as_str()),
+        options.reference.is_some(),
+        chosen.iter().any(|c| c.config.points.is_some()),
     );
     // `--json -`: the JSON is stdout, and the table goes to stderr.
-    let written = if json_to_stdout {
-        let mut err = std::io::stderr().lock();
-        let mut out = stdout.lock();
-        err.write_all(text.as_bytes())
-            .and_then(|_| out.write_all(&report::json(&results, &protections)))
-            .and_then(|_| out.flush())
-    } else {
-        let mut out = stdout.lock();
-        out.write_all(text.as_bytes()).and_then(|_| out.flush())
-    };
+    let sink = if json_to_stdout { Sink::Stderr } else { Sink::Stdout };
+    let live = Live::start(layout, style, sink, chosen.len(), terminal);
+    let results = engine::run_all(&found, &options, &|event| live.event(event));
+    let rows = live.finish();
+
+    let text = format!("{}\n{}\n", report::failures(&results, style), report::summary(&results));
+    let written = rows.and_then(|_| {
+        if json_to_stdout {
+            let mut out = stdout.lock();
+            std::io::stderr()
+                .lock()
+                .write_all(text.as_bytes())
+                .and_then(|_| out.write_all(&report::json(&results, &protections)))
+                .and_then(|_| out.flush())
+        } else {
+            let mut out = stdout.lock();
+            out.write_all(text.as_bytes()).and_then(|_| out.flush())
+        }
+    });
     if written.is_err() {
         return 3;
     }
@@ -187,4 +191,12 @@ fn run() -> i32 {
     } else {
         1
     }
+}
+
+/// Columns of the terminal on stdout, when it is one and says.
+fn terminal_width() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills the winsize it is given, on a descriptor we hold.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }

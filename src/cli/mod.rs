@@ -1,6 +1,7 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
 pub mod gen;
+pub mod live;
 pub mod stress;
 pub mod submit;
 
@@ -97,6 +98,11 @@ pub struct Cli {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
+
+    /// Diffs of failing cases: side (expected | received), unified (- and + lines), or auto:
+    /// side by side when the lines fit half the terminal's width.
+    #[arg(long, value_name = "VIEW", default_value = "auto", value_parser = ["auto", "side", "unified"])]
+    pub diff: String,
 
     /// Bytes of a failing case's stderr to show.
     #[arg(long, value_name = "BYTES", default_value_t = 4096)]
@@ -281,6 +287,20 @@ impl Cli {
     }
 
     /// The solver's source file and its size, when the solver is given as one.
+    /// What building the solver will look like, for a spinner: "a.cpp with g++"; `None`
+    /// when the solver is not a source file.
+    pub fn building(&self, builtin_exe: &std::path::Path) -> Option<String> {
+        let (source, _) = self.solver_source(builtin_exe)?;
+        let command = match &self.judging.compiler_cmd {
+            Some(c) => c.clone(),
+            None => crate::build::Language::of(&source)?.default_command().to_string(),
+        };
+        let compiler = command.split_whitespace().next().unwrap_or("the compiler").to_string();
+        let name =
+            source.file_name().map_or_else(|| source.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Some(format!("{} with {}", crate::report::tame(&name).replace('\n', "\\n"), crate::report::tame(&compiler)))
+    }
+
     fn solver_source(&self, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
         let program = if self.command.is_empty() {
             engine::parse_command(&self.solver, builtin_exe)
