@@ -151,28 +151,8 @@ fn check_case<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>, expects_none: boo
         Ok(v) => v,
         Err(outcome) => return Some(outcome),
     };
-    let places = cell_places(puzzle);
-    let at = |i: usize| format!("case {case}, row {}, column {}", places[i].0 + 1, places[i].1 + 1);
-    for (i, (&given, &value)) in puzzle.givens.iter().zip(&values).enumerate() {
-        if value == 0 {
-            return Some(CheckOutcome::Wrong(format!("{}: the cell is left blank", at(i))));
-        }
-        if given != 0 && given != value {
-            let (given, value) = (puzzle.symbol(given), puzzle.symbol(value));
-            return Some(CheckOutcome::Wrong(format!("{}: the given {given} was changed to {value}", at(i))));
-        }
-    }
-    for (k, unit) in puzzle.units().iter().enumerate() {
-        let mut seen = [false; 17];
-        for &cell in unit {
-            let v = values[cell as usize] as usize;
-            if seen[v] {
-                let kind = ["row", "column", "box"][k % 3];
-                let v = puzzle.symbol(v as u8);
-                return Some(CheckOutcome::Wrong(format!("{}: {v} appears twice in its {kind}", at(cell as usize))));
-            }
-            seen[v] = true;
-        }
+    if let Some(why) = faults(puzzle, &values) {
+        return Some(CheckOutcome::Wrong(why));
     }
     if expects_none {
         return Some(CheckOutcome::Failed(format!(
@@ -180,6 +160,82 @@ fn check_case<R: BufRead>(puzzle: &Puzzle, out: &mut Lines<R>, expects_none: boo
         )));
     }
     None
+}
+
+/// Why an answer breaks the rules, or `None` when it keeps them: the first fault on the first
+/// line (what the table shows), then every fault, and the received grid with each one marked.
+fn faults(puzzle: &Puzzle, values: &[u8]) -> Option<String> {
+    let case = puzzle.case;
+    let places = cell_places(puzzle);
+    let at = |i: usize| format!("row {}, column {}", places[i].0 + 1, places[i].1 + 1);
+    // Per cell: ' ' fine, '?' blank, '!' a changed given, '*' a repeat in some unit.
+    let mut mark = vec![' '; values.len()];
+    let mut found: Vec<String> = Vec::new();
+    for (i, (&given, &value)) in puzzle.givens.iter().zip(values).enumerate() {
+        if value == 0 {
+            mark[i] = '?';
+            found.push(format!("{}: the cell is left blank", at(i)));
+        } else if given != 0 && given != value {
+            mark[i] = '!';
+            let (given, value) = (puzzle.symbol(given), puzzle.symbol(value));
+            found.push(format!("{}: the given {given} was changed to {value}", at(i)));
+        }
+    }
+    for (k, unit) in puzzle.units().iter().enumerate() {
+        let mut first = [usize::MAX; 17];
+        for &cell in unit {
+            let (cell, v) = (cell as usize, values[cell as usize] as usize);
+            if v == 0 {
+                continue;
+            }
+            if first[v] == usize::MAX {
+                first[v] = cell;
+                continue;
+            }
+            let kind = ["row", "column", "box"][k % 3];
+            found.push(format!("{}: {} appears twice in its {kind}", at(cell), puzzle.symbol(v as u8)));
+            for c in [first[v], cell] {
+                if mark[c] == ' ' {
+                    mark[c] = '*';
+                }
+            }
+        }
+    }
+    let first = found.first()?;
+    let mut why = format!("case {case}, {first}");
+    const LISTED: usize = 12;
+    if found.len() > 1 {
+        why += &format!("\n{} faults in this answer:", found.len());
+        for f in found.iter().take(LISTED) {
+            why += &format!("\n  {f}");
+        }
+        if found.len() > LISTED {
+            why += &format!("\n  ... and {} more", found.len() - LISTED);
+        }
+    }
+    why += &drawing(puzzle, values, &mark, &places);
+    Some(why)
+}
+
+/// The received grid, a cell per column with its mark after it, when it is small enough to
+/// read (a 9x9 or 16x16 grid, a Samurai); empty for larger canvases.
+fn drawing(puzzle: &Puzzle, values: &[u8], mark: &[char], places: &[(usize, usize)]) -> String {
+    let height = places.iter().map(|p| p.0 + 1).max().unwrap_or(0);
+    let width = places.iter().map(|p| p.1 + 1).max().unwrap_or(0);
+    if height > 21 || width > 21 {
+        return String::new();
+    }
+    let mut grid = vec![vec!["  ".to_string(); width]; height];
+    for (i, &(r, c)) in places.iter().enumerate() {
+        let shown = if values[i] == 0 { '.' } else { puzzle.symbol(values[i]) };
+        grid[r][c] = format!("{shown}{}", mark[i]);
+    }
+    let mut s = "\nreceived (* repeated in a row, column or box; ! a changed given; ? blank):".to_string();
+    for row in grid {
+        s += "\n  ";
+        s += row.join("").trim_end();
+    }
+    s
 }
 
 /// Reads one answer in the shape of the puzzle: a value per cell (0 for a blank cell).
@@ -279,13 +335,29 @@ mod tests {
     fn every_rule_is_enforced_with_a_place() {
         let changed = SOLVED.replacen("143", "243", 1);
         let CheckOutcome::Wrong(why) = check(PUZZLE, changed.as_bytes(), None) else { panic!() };
-        assert_eq!(why, "case 1, row 1, column 1: the given 1 was changed to 2");
+        assert_eq!(why.lines().next(), Some("case 1, row 1, column 1: the given 1 was changed to 2"));
         // Swap two cells of row 1 that are not givens: row stays a permutation, columns break.
         let swapped = SOLVED.replacen("143628579", "143682579", 1);
         let CheckOutcome::Wrong(why) = check(PUZZLE, swapped.as_bytes(), None) else { panic!() };
         assert!(why.contains("appears twice in its column"), "{why}");
         let blank = SOLVED.replacen("143628579", "143028579", 1);
         assert!(matches!(check(PUZZLE, blank.as_bytes(), None), CheckOutcome::Wrong(w) if w.contains("left blank")));
+    }
+
+    #[test]
+    fn every_fault_is_listed_and_marked_on_the_grid() {
+        // Row 1's 2 and 8 swapped (columns 5 and 6 now repeat), and the given 3 in row 1
+        // changed to 5 (a second 5 in the row and the box).
+        let wrong = SOLVED.replacen("143628579", "145682579", 1);
+        let CheckOutcome::Wrong(why) = check(PUZZLE, wrong.as_bytes(), None) else { panic!() };
+        let lines: Vec<&str> = why.lines().collect();
+        assert_eq!(lines[0], "case 1, row 1, column 3: the given 3 was changed to 5", "{why}");
+        assert!(lines[1].ends_with("faults in this answer:"), "{why}");
+        assert!(why.contains("  row 1, column 3: the given 3 was changed to 5"), "{why}");
+        assert!(why.contains("appears twice in its row") && why.contains("appears twice in its column"), "{why}");
+        let grid = lines.iter().position(|l| l.starts_with("received")).unwrap();
+        assert_eq!(lines[grid + 1], "  1 4 5!6 8*2*5*7 9", "{why}");
+        assert_eq!(lines.len(), grid + 10, "{why}");
     }
 
     #[test]
