@@ -23,6 +23,7 @@
 //! | `hog MIB` | start a child that allocates MIB MiB, and wait for it |
 //! | `idle N MS` | fork N children that each sleep MS ms (cheap: no exec), go on |
 //! | `chain N MS` | fork a chain of N processes, each the child of the last, the last sleeping MS ms, go on |
+//! | `syscall NAME` | try a harmless call of NAME (`ptrace`: trace me; `unshare`: no flags; `keyctl`: read the session keyring's id) and print `NAME ok` or `NAME refused (errno)` |
 //! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
 //!
@@ -59,6 +60,25 @@ pub fn main(args: &[String]) -> i32 {
             "spin" => {
                 spin(Duration::from_millis(number()));
                 Ok(())
+            }
+            "syscall" => {
+                let name = rest.trim();
+                // SAFETY: each call is harmless: trace-me by nobody, unshare nothing, read an id.
+                let r = unsafe {
+                    match name {
+                        "ptrace" => libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0),
+                        "unshare" => libc::c_long::from(libc::unshare(0)),
+                        "keyctl" => {
+                            libc::syscall(libc::SYS_keyctl, 0 /* GET_KEYRING_ID */, -3 /* session */, 0)
+                        }
+                        _ => -2,
+                    }
+                };
+                match r {
+                    -2 => writeln!(out, "{name}: unknown call"),
+                    r if r < 0 => writeln!(out, "{name} refused ({})", std::io::Error::last_os_error()),
+                    _ => writeln!(out, "{name} ok"),
+                }
             }
             "await" => {
                 let _ = out.flush();

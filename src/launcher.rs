@@ -377,6 +377,7 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
         }
         None => (None, None),
     };
+    let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
     let tmpdir = CString::new("TMPDIR").map_err(|_| io::Error::new(io::ErrorKind::Other, "TMPDIR"))?;
     let mut argv: Vec<CString> = vec![program.clone()];
     for a in &req.args {
@@ -437,6 +438,11 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
                     libc::write(report[1], (&errno as *const i32).cast(), 4);
                     libc::_exit(127);
                 }
+            }
+            // Last, once Landlock is in: where the kernel refuses the filter the run goes on
+            // without it (`--sandbox strict` has refused to start on such a kernel).
+            if let Some(filter) = &filter {
+                crate::sandbox::syscalls::apply(filter);
             }
             libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
             let errno = *libc::__errno_location();

@@ -5,6 +5,8 @@
 //!   and signals no process outside its run (so it cannot stop or kill the judge or the
 //!   launcher);
 //! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run;
+//! - [`syscalls`]: a seccomp filter refusing the system calls that could harm the machine
+//!   (reboot, modules, the clock, mounts, namespaces, tracing, keyrings, BPF...);
 //! - its stdin is a copy of the input in memory (a memfd), never a path back to the case
 //!   folder, and it starts in a session of its own, with no controlling terminal (see
 //!   [`crate::launcher`]).
@@ -16,6 +18,7 @@
 
 pub mod files;
 pub mod scratch;
+pub mod syscalls;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -73,6 +76,8 @@ pub struct Protections {
     pub private_stdin: bool,
     /// Its own session: no controlling terminal.
     pub own_session: bool,
+    /// A seccomp filter refuses the system calls that could harm the machine.
+    pub syscalls: bool,
     /// What is off, and why (empty when all is on).
     pub missing: Vec<String>,
 }
@@ -93,7 +98,12 @@ pub fn protections(level: Level) -> Protections {
     if !landlock.signals {
         missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
     }
+    let syscalls = syscalls::supported();
+    if let Err(why) = &syscalls {
+        missing.push(format!("dangerous system calls are not refused: {why}"));
+    }
     Protections {
+        syscalls: syscalls.is_ok(),
         files: landlock.files,
         network: landlock.network,
         signals: landlock.signals,

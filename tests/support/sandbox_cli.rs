@@ -221,3 +221,24 @@ fn a_cached_build_changed_outside_the_sandbox_is_built_again_not_run() {
     std::fs::write(&program, "#!/bin/sh\necho 4\n").unwrap();
     run().success().stderr(predicate::str::contains("had changed since it was built"));
 }
+
+#[test]
+fn calls_that_could_harm_the_machine_are_refused_in_the_sandbox() {
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+    let probe = "syscall ptrace; syscall unshare; syscall keyctl";
+    let run = |sandbox: &str| {
+        let out = judge()
+            .current_dir(dir.path())
+            .args(["cases", "--diff", "unified", "--sandbox", sandbox, "--", "@fixture", probe])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).replace('·', " ")
+    };
+    let inside = run("auto");
+    for call in ["ptrace", "unshare", "keyctl"] {
+        assert!(inside.contains(&format!("+{call} refused (Operation not permitted")), "{inside}");
+    }
+    // The same calls work outside the sandbox: the refusal is the filter's.
+    let outside = run("off");
+    assert!(outside.contains("+ptrace ok") && outside.contains("+unshare ok"), "{outside}");
+}

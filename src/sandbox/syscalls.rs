@@ -1,0 +1,173 @@
+//! A seccomp filter that refuses the system calls no solver or checker needs and that a
+//! program run as root could harm the machine or escape with: reboot, kernel modules,
+//! kexec, the clock, swap, mounts, namespaces, tracing other processes, keyrings, BPF,
+//! perf events, device nodes and file handles. Each is refused with EPERM, as a judge's
+//! seccomp policy does, rather than killing the program: the verdict then comes from what
+//! the program makes of the error.
+//!
+//! Landlock already refuses mounts and signals across its domain; this filter covers what it
+//! does not. It is a deny list (a solver in C, Python or Rust may use any ordinary call), so
+//! it also refuses every call of a foreign ABI, whose numbers it cannot check (32-bit calls
+//! on x86-64, x32 calls).
+
+use libc::{sock_filter, sock_fprog};
+
+/// The calls refused, by the numbers of the architecture this judge was built for.
+const REFUSED: &[libc::c_long] = &[
+    libc::SYS_reboot,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_settimeofday,
+    libc::SYS_clock_settime,
+    libc::SYS_clock_adjtime,
+    libc::SYS_adjtimex,
+    libc::SYS_sethostname,
+    libc::SYS_setdomainname,
+    libc::SYS_acct,
+    libc::SYS_quotactl,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_userfaultfd,
+    libc::SYS_open_by_handle_at,
+    libc::SYS_name_to_handle_at,
+    libc::SYS_mknodat,
+    libc::SYS_fanotify_init,
+    libc::SYS_syslog,
+    libc::SYS_vhangup,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_mknod,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_iopl,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_ioperm,
+];
+
+#[cfg(target_arch = "x86_64")]
+const ARCH: u32 = 0xC000_003E; // AUDIT_ARCH_X86_64
+#[cfg(target_arch = "aarch64")]
+const ARCH: u32 = 0xC000_00B7; // AUDIT_ARCH_AARCH64
+
+/// x32 calls are x86-64 calls with this bit set: the same numbers would slip past the list.
+const X32_BIT: u32 = 0x4000_0000;
+
+const RET_ALLOW: u32 = 0x7fff_0000;
+const RET_ERRNO: u32 = 0x0005_0000;
+
+/// A filter built ahead of the fork, so the child only installs it.
+pub struct Filter(Vec<sock_filter>);
+
+fn stmt(code: u32, k: u32) -> sock_filter {
+    sock_filter { code: code as u16, jt: 0, jf: 0, k }
+}
+
+fn jump(code: u32, k: u32, jt: u8, jf: u8) -> sock_filter {
+    sock_filter { code: code as u16, jt, jf, k }
+}
+
+/// The filter for this architecture; `None` on one it was not written for.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub fn filter() -> Option<Filter> {
+    use libc::{BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_K, BPF_LD, BPF_RET, BPF_W};
+    let deny = RET_ERRNO | libc::EPERM as u32;
+    // seccomp_data: nr at offset 0, arch at offset 4.
+    let mut prog = vec![
+        stmt(BPF_LD | BPF_W | BPF_ABS, 4),
+        jump(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
+        stmt(BPF_RET | BPF_K, deny),
+        stmt(BPF_LD | BPF_W | BPF_ABS, 0),
+    ];
+    if cfg!(target_arch = "x86_64") {
+        // Past this one jump and the list, then past the allow: the deny at the end.
+        prog.push(jump(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, (REFUSED.len() + 1) as u8, 0));
+    }
+    for (i, &nr) in REFUSED.iter().enumerate() {
+        let to_deny = (REFUSED.len() - i) as u8; // past the rest of the list and the allow
+        prog.push(jump(BPF_JMP | BPF_JEQ | BPF_K, nr as u32, to_deny, 0));
+    }
+    prog.push(stmt(BPF_RET | BPF_K, RET_ALLOW));
+    prog.push(stmt(BPF_RET | BPF_K, deny));
+    Some(Filter(prog))
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub fn filter() -> Option<Filter> {
+    None
+}
+
+/// Installs `filter` on the calling thread (between fork and exec: no allocation); whether
+/// the kernel took it.
+pub fn apply(filter: &Filter) -> bool {
+    let prog = sock_fprog { len: filter.0.len() as u16, filter: filter.0.as_ptr() as *mut sock_filter };
+    // SAFETY: prctl with plain integers, then with a pointer to a program that outlives the
+    // call (the kernel copies it).
+    unsafe {
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+            && libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &prog as *const sock_fprog) == 0
+    }
+}
+
+/// Whether this kernel takes the filter: tried in a child that exits at once.
+pub fn supported() -> Result<(), String> {
+    let Some(filter) = filter() else { return Err("no seccomp filter for this architecture".into()) };
+    // SAFETY: the child only installs the filter and exits; the parent waits for it.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let ok = apply(&filter);
+        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+    }
+    if pid < 0 {
+        return Err(format!("cannot fork to try seccomp: {}", std::io::Error::last_os_error()));
+    }
+    let mut status = 0;
+    // SAFETY: waiting for our own child.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return Err("cannot wait for the seccomp probe".into());
+        }
+    }
+    if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
+        Ok(())
+    } else {
+        Err("the kernel refused a seccomp filter".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_jump_lands_on_a_return() {
+        let Some(Filter(prog)) = filter() else { return };
+        assert!(prog.len() < 256, "jump offsets are one byte");
+        // The jump at 1 is the architecture check, into the rest of the program.
+        for (at, op) in prog.iter().enumerate().skip(2) {
+            if u32::from(op.code) & 0x07 == libc::BPF_JMP {
+                for target in [at + 1 + op.jt as usize, at + 1 + op.jf as usize] {
+                    assert!(target < prog.len(), "instruction {at} jumps out of the program");
+                }
+                let deny = &prog[at + 1 + op.jt as usize];
+                assert_eq!(u32::from(deny.code), libc::BPF_RET | libc::BPF_K, "instruction {at}");
+                assert_eq!(deny.k, RET_ERRNO | libc::EPERM as u32, "instruction {at} must jump to the deny");
+            }
+        }
+        assert_eq!(prog[prog.len() - 2].k, RET_ALLOW);
+    }
+}
