@@ -23,6 +23,7 @@
 //! | `hog MIB` | start a child that allocates MIB MiB, and wait for it |
 //! | `idle N MS` | fork N children that each sleep MS ms (cheap: no exec), go on |
 //! | `chain N MS` | fork a chain of N processes, each the child of the last, the last sleeping MS ms, go on |
+//! | `drain` | read stdin to its end (as a solver waiting on a reply that never comes) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
 //!
 //! Anything else exits 99 with a message, so a typo in a case cannot pass silently.
@@ -113,6 +114,10 @@ pub fn main(args: &[String]) -> i32 {
                 Ok(())
             }
             "planted" => planted(number() as u8, &mut out),
+            "drain" => {
+                let _ = out.flush();
+                std::io::copy(&mut std::io::stdin(), &mut std::io::sink()).map(drop)
+            }
             _ => {
                 let _ = writeln!(std::io::stderr(), "fixture: unknown command '{line}'");
                 return 99;

@@ -450,7 +450,7 @@ fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
         .args(["--solver", "@nothing"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("use @sudoku, @gen or @fixture"));
+        .stderr(predicate::str::contains("use @sudoku, @gen, @fixture or @interactor"));
     // A filter that leaves nothing to run is a usage error, not "0 passed, 0 failed".
     judge()
         .args(["cases/harness", "--filter", "nomatch"])
