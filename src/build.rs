@@ -131,7 +131,11 @@ pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, Compi
 /// Runs the build into a temporary name, then renames it into place: two judges building
 /// the same source at once never run a half-written program.
 fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
-    let partial = out.with_extension(format!("partial-{}", std::process::id()));
+    // Unique to this build: two threads of one judge (parallel cases sharing a source)
+    // must not write the same file.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let partial = out.with_extension(format!("partial-{}-{n}", std::process::id()));
     let absolute = std::fs::canonicalize(source).map_err(|e| e.to_string())?;
     let words = shlex::split(template).ok_or_else(|| "cannot split the build command into words".to_string())?;
     let words: Vec<OsString> = words

@@ -41,6 +41,9 @@ pub struct CaseFile {
     pub checker: Option<String>,
     /// An external testlib-style checker command; overrides `checker`.
     pub checker_cmd: Option<String>,
+    /// A testlib-style interactor, run as `CMD INPUT OUTPUT [ANSWER]` talking with the
+    /// solver: the case is interactive, and the interactor's exit code its verdict.
+    pub interactor: Option<String>,
     /// The verdict this case must get to pass (harness cases expect TLE, RE...).
     pub expect: Option<String>,
     /// A solver command for this case alone, instead of the default one.
@@ -64,6 +67,7 @@ pub struct CaseConfig {
     pub source_bytes: Option<u64>,
     pub checker: Option<CheckerKind>,
     pub checker_cmd: Option<String>,
+    pub interactor: Option<String>,
     pub expect: Option<Verdict>,
     pub solver: Option<String>,
     pub tags: Vec<String>,
@@ -73,6 +77,8 @@ pub struct CaseConfig {
     pub solver_dir: Option<PathBuf>,
     /// The folder a relative `checker_cmd` path is taken from.
     pub checker_dir: Option<PathBuf>,
+    /// The folder a relative `interactor` path is taken from.
+    pub interactor_dir: Option<PathBuf>,
 }
 
 impl CaseConfig {
@@ -87,6 +93,11 @@ impl CaseConfig {
             (self.checker_cmd, self.checker_dir)
         } else {
             (outer.checker_cmd, outer.checker_dir)
+        };
+        let (interactor, interactor_dir) = if self.interactor.is_some() {
+            (self.interactor, self.interactor_dir)
+        } else {
+            (outer.interactor, outer.interactor_dir)
         };
         CaseConfig {
             time_limit: self.time_limit.or(outer.time_limit),
@@ -103,6 +114,8 @@ impl CaseConfig {
             compiler_cmd: self.compiler_cmd.or(outer.compiler_cmd),
             solver_dir,
             checker_dir,
+            interactor,
+            interactor_dir,
         }
     }
 
@@ -142,6 +155,7 @@ impl CaseConfig {
             config.checker = Some(CheckerKind::parse(&c).map_err(|e| field("checker", e))?);
         }
         config.checker_cmd = file.checker_cmd;
+        config.interactor = file.interactor;
         if let Some(v) = file.expect {
             config.expect = Some(Verdict::parse(&v).map_err(|e| field("expect", e))?);
         }
@@ -346,6 +360,9 @@ impl Settings {
                 }
                 if config.checker_cmd.is_some() {
                     config.checker_dir = Some(dir.to_path_buf());
+                }
+                if config.interactor.is_some() {
+                    config.interactor_dir = Some(dir.to_path_buf());
                 }
                 Settings { config: config.over(&self.config), problem: self.problem.clone(), own_file: true }
             }

@@ -299,6 +299,13 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
     ]);
     let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
     let facts = exec::run_sending_stdout(&full, input, &limits, exec::Stdout::Discard);
+    testlib_outcome(&facts, "checker")
+}
+
+/// What a testlib program (a checker, or an interactor, named by `who`) said by its exit
+/// code, with its stderr as feedback (see [`external`] for the codes). One that did not start
+/// or ran out of time failed (IE).
+pub fn testlib_outcome(facts: &crate::exec::Facts, who: &str) -> CheckOutcome {
     let feedback = String::from_utf8_lossy(&facts.stderr).trim().to_string();
     let said = |what: &str| {
         if feedback.is_empty() {
@@ -307,33 +314,35 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
             format!("{what}: {feedback}")
         }
     };
-    if let Some(e) = facts.spawn_error {
-        return CheckOutcome::Failed(format!("the checker did not start: {e}"));
+    if let Some(e) = &facts.spawn_error {
+        return CheckOutcome::Failed(format!("the {who} did not start: {e}"));
     }
     if facts.watchdog_killed || facts.cpu_ms > CHECKER_TIME.as_secs_f64() * 1000.0 {
-        return CheckOutcome::Failed("the checker ran out of time".into());
+        return CheckOutcome::Failed(format!("the {who} ran out of time"));
     }
     match (facts.exit_code, facts.signal) {
         (Some(0), _) => CheckOutcome::Accepted,
-        (Some(1), _) => CheckOutcome::Wrong(said("the checker says WA")),
-        (Some(2 | 4), _) => CheckOutcome::Presentation(said("the checker says PE")),
-        (Some(3), _) => CheckOutcome::Failed(said("the checker failed")),
+        (Some(1), _) => CheckOutcome::Wrong(said(&format!("the {who} says WA"))),
+        (Some(2 | 4), _) => CheckOutcome::Presentation(said(&format!("the {who} says PE"))),
+        (Some(3), _) => CheckOutcome::Failed(said(&format!("the {who} failed"))),
         (Some(7), _) => match points_said(&feedback) {
             // All the points are an accepted answer, however the checker says so.
             Some(1.0) => CheckOutcome::Accepted,
             Some(share) if (0.0..=1.0).contains(&share) => CheckOutcome::Partial { share, why: said("partial points") },
             Some(x) => CheckOutcome::Failed(said(&format!(
-                "the checker gave points {x}, but points are a share of the case from 0 to 1"
+                "the {who} gave points {x}, but points are a share of the case from 0 to 1"
             ))),
-            None => CheckOutcome::Failed(said("the checker exited 7 (partial points) without `points X` on stderr")),
+            None => {
+                CheckOutcome::Failed(said(&format!("the {who} exited 7 (partial points) without `points X` on stderr")))
+            }
         },
         (Some(116), _) => CheckOutcome::Accepted,
         (Some(code @ 16..=115), _) => {
             CheckOutcome::Partial { share: f64::from(code - 16) / 100.0, why: said(&format!("_pc({})", code - 16)) }
         }
-        (Some(code), _) => CheckOutcome::Failed(said(&format!("the checker exited with unknown code {code}"))),
-        (None, Some(sig)) => CheckOutcome::Failed(format!("the checker died of {}", crate::verdict::signal_name(sig))),
-        (None, None) => CheckOutcome::Failed("the checker ended without a status".into()),
+        (Some(code), _) => CheckOutcome::Failed(said(&format!("the {who} exited with unknown code {code}"))),
+        (None, Some(sig)) => CheckOutcome::Failed(format!("the {who} died of {}", crate::verdict::signal_name(sig))),
+        (None, None) => CheckOutcome::Failed(format!("the {who} ended without a status")),
     }
 }
 

@@ -27,6 +27,9 @@ pub struct Options {
     pub output_bytes: Option<u64>,
     /// A checker from the command line beats the one in `case.toml`.
     pub checker: Option<Checker>,
+    /// An interactor from the command line (`--interactor`): it beats `case.toml`'s, and makes
+    /// every case interactive (see [`crate::interact`]).
+    pub interactor: Option<Program>,
     pub jobs: usize,
     pub repeat: usize,
     pub filter: Option<String>,
@@ -76,6 +79,7 @@ impl Options {
             memory_kib: None,
             output_bytes: None,
             checker: None,
+            interactor: None,
             jobs: 1,
             repeat: 1,
             filter: None,
@@ -134,6 +138,10 @@ pub struct CaseResult {
     /// The first lines of the input of a failed case (see [`input_head`]), for the report.
     #[serde(skip)]
     pub input_head: Option<InputHead>,
+    /// The last lines each way between the solver and the interactor of a failed
+    /// interactive case, for the report.
+    #[serde(skip)]
+    pub transcript: Option<crate::interact::Transcript>,
 }
 
 /// The head of a case's input as a report shows it: at most [`HEAD_LINES`] lines of at most
@@ -204,7 +212,7 @@ fn diff_window(output: &Spool, expected: &Path) -> Option<DiffWindow> {
 }
 
 /// Whether `verdict` passes `case`: the verdict its `case.toml` expects, or else AC or OK.
-fn passes(case: &Case, verdict: Verdict) -> bool {
+pub(crate) fn passes(case: &Case, verdict: Verdict) -> bool {
     match case.config.expect {
         Some(expected) => verdict == expected,
         None => verdict.is_pass(),
@@ -212,7 +220,7 @@ fn passes(case: &Case, verdict: Verdict) -> bool {
 }
 
 impl CaseResult {
-    fn without_run(case: &Case, limits: Limits, verdict: Verdict, detail: String) -> CaseResult {
+    pub(crate) fn without_run(case: &Case, limits: Limits, verdict: Verdict, detail: String) -> CaseResult {
         let passed = passes(case, verdict);
         CaseResult {
             name: case.name.clone(),
@@ -232,6 +240,7 @@ impl CaseResult {
             max_points: case.config.points.unwrap_or(1.0),
             scored: case.config.points.is_some(),
             input_head: None,
+            transcript: None,
         }
     }
 }
@@ -248,11 +257,13 @@ pub fn from_words(words: &[String], builtin_exe: &std::path::Path) -> Result<Pro
     let (first, rest) = words.split_first().ok_or("the solver command is empty")?;
     let mut args: Vec<std::ffi::OsString> = rest.iter().map(Into::into).collect();
     let program = match first.strip_prefix('@') {
-        Some(name @ ("sudoku" | "fixture" | "gen")) => {
+        Some(name @ ("sudoku" | "fixture" | "gen" | "interactor")) => {
             args.splice(0..0, ["--builtin".into(), name.into()]);
             builtin_exe.as_os_str().to_owned()
         }
-        Some(other) => return Err(format!("unknown built-in program '@{other}': use @sudoku, @gen or @fixture")),
+        Some(other) => {
+            return Err(format!("unknown built-in program '@{other}': use @sudoku, @gen, @fixture or @interactor"))
+        }
         None => first.into(),
     };
     Ok(Program { program, args, env: Vec::new() })
@@ -283,7 +294,7 @@ pub fn select<'a>(cases: &'a [Case], options: &Options) -> Vec<&'a Case> {
 }
 
 /// The median of `values` (the upper one of the middle two).
-fn spread(mut values: Vec<f64>) -> Spread {
+pub(crate) fn spread(mut values: Vec<f64>) -> Spread {
     values.sort_by(f64::total_cmp);
     match (values.first(), values.last()) {
         (Some(&min), Some(&max)) => Spread { min, median: values[values.len() / 2], max },
@@ -338,19 +349,32 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
             None => options.solver.clone(),
         },
     };
+    // A program given as a source is built like the solver; one that does not build is IE.
+    let tool = |field: &str, cmd: &str, dir: Option<&Path>| {
+        let p = parse_command(cmd, &options.builtin_exe).map_err(|e| format!("case.toml: {field}: {e}"))?;
+        let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
+        crate::build::prepare(beside(p, dir.unwrap_or(folder)), compiler)
+            .map_err(|e| format!("case.toml: {field}: {e}"))
+    };
+    let interactor = match (&options.interactor, &case.config.interactor) {
+        (Some(p), _) => Some(p.clone()),
+        (None, Some(cmd)) => match tool("interactor", cmd, case.config.interactor_dir.as_deref()) {
+            Ok(p) => Some(p),
+            Err(e) => return ie(e),
+        },
+        (None, None) => None,
+    };
+    if let Some(interactor) = interactor {
+        if options.reference.is_some() {
+            return ie("an interactive case is judged by its interactor: --ref has nothing to stand in for".into());
+        }
+        return crate::interact::case::judge_case(case, options, &solver, &interactor, input, limits);
+    }
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
-        // A checker given as a source is built like the solver; one that does not build is IE.
-        (None, Some(cmd), _) => match parse_command(cmd, &options.builtin_exe) {
-            Ok(p) => {
-                let p = beside(p, case.config.checker_dir.as_deref().unwrap_or(folder));
-                let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
-                match crate::build::prepare(p, compiler) {
-                    Ok(p) => Checker::External(p),
-                    Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
-                }
-            }
-            Err(e) => return ie(format!("case.toml: checker_cmd: {e}")),
+        (None, Some(cmd), _) => match tool("checker_cmd", cmd, case.config.checker_dir.as_deref()) {
+            Ok(p) => Checker::External(p),
+            Err(e) => return ie(e),
         },
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
     };

@@ -6,8 +6,10 @@
 //! ends, the launcher kills and reaps every descendant and adds up their figures.
 //!
 //! stdout and stderr are pipes drained by two threads here (so neither can fill up and
-//! block the program); stdout goes on to a temporary file (see [`crate::spool`]) and only the
-//! head of stderr is kept, so the judge's memory does not grow with what a program prints. A watchdog samples the whole process tree: it kills the tree at the
+//! block the program); stdout goes on to a temporary file (see [`crate::spool`]), or, for
+//! the two programs of an interactive case, on to the other one ([`Stdout::Relay`]), and only
+//! the head of stderr is kept, so the judge's memory does not grow with what a program
+//! prints. A watchdog samples the whole process tree: it kills the tree at the
 //! wall-clock limit, when its CPU time passes the limit, or when its summed resident memory
 //! runs far past the limit. RLIMIT_CPU is a backstop. Peak memory is the larger of the
 //! largest peak of any one process (exact, from `wait4`) and the largest sum the watchdog
@@ -21,7 +23,7 @@ use crate::spool::{Spool, SpoolWriter};
 use std::ffi::OsString;
 use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -96,7 +98,8 @@ pub fn use_launcher(exe: &Path) {
     let _ = LAUNCHER_EXE.set(exe.to_path_buf());
 }
 
-fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+/// A pipe, both ends close-on-exec: (read end, write end).
+pub fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two new fds.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -114,25 +117,76 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
 
 /// As [`run`], outside any sandbox: for a compiler, which must write into the build cache.
 pub fn run_trusted(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
-    run_as(program, stdin, limits, Stdout::Keep, false)
+    run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &[], false)
+}
+
+/// Where a run's standard input comes from.
+#[derive(Debug)]
+enum Stdin<'a> {
+    /// A file; in the sandbox, a private copy of it.
+    File(&'a Path),
+    /// The read end of a pipe that another program of the judge's feeds.
+    Pipe(OwnedFd),
 }
 
 /// Where a run's standard output goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stdout {
     /// Kept in [`Facts::stdout`], up to the output limit (past it: OLE).
     Keep,
     /// Thrown away as it is written (a checker's: only its exit code and stderr count, so
     /// however much it prints changes nothing).
     Discard,
+    /// Passed on as it comes to `to`, the write end of a pipe another run reads (the two
+    /// programs of an interactive case), up to the output limit (past it: OLE); `tap` sees it
+    /// go by. The judge stands in the middle, rather than joining the two programs by one
+    /// pipe, so that it sees what passes and which side hung up first.
+    Relay { to: OwnedFd, tap: Box<dyn Tap> },
+}
+
+/// Watches a relayed stream (see [`Stdout::Relay`]).
+pub trait Tap: Send {
+    /// `chunk` was written by the program, and is being passed on.
+    fn passed(&mut self, chunk: &[u8]);
+    /// The stream is over: nothing more is passed either way.
+    fn ended(&mut self, how: StreamEnd);
+}
+
+/// Why a relayed stream ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamEnd {
+    /// The program closed its stdout: it ended (or was killed), or closed it on purpose.
+    Closed,
+    /// The reader closed its end first (it ended): the program's next write breaks its pipe,
+    /// as it would with the two joined directly.
+    Refused,
+    /// Past the output limit: the run is being killed (OLE).
+    Overflow,
 }
 
 /// As [`run`], with stdout sent where `stdout` says.
 pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout) -> Facts {
-    run_as(program, stdin, limits, stdout, crate::sandbox::level() != crate::sandbox::Level::Off)
+    run_as(program, Stdin::File(stdin), limits, stdout, &[], crate::sandbox::level() != crate::sandbox::Level::Off)
 }
 
-fn run_as(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout, sandboxed: bool) -> Facts {
+/// As [`run`], for one program of an interactive case: stdin is `stdin` (a pipe's read end),
+/// stdout is relayed as [`Stdout::Relay`] says, and in the sandbox the files in `writable`
+/// (made beforehand by the judge) may be written as well as the scratch folder. Both
+/// programs of a case run at once, each through this call on its own thread (so through its
+/// own launcher), each under its own limits and watchdog.
+pub fn run_relayed(program: &Program, stdin: OwnedFd, stdout: Stdout, writable: &[PathBuf], limits: &Limits) -> Facts {
+    let writable: Vec<OsString> = writable.iter().map(|p| p.clone().into_os_string()).collect();
+    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
+    run_as(program, Stdin::Pipe(stdin), limits, stdout, &writable, sandboxed)
+}
+
+fn run_as(
+    program: &Program,
+    stdin: Stdin<'_>,
+    limits: &Limits,
+    stdout: Stdout,
+    writable: &[OsString],
+    sandboxed: bool,
+) -> Facts {
     LAUNCHER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -146,7 +200,7 @@ fn run_as(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout, sand
             }
         }
         let launcher = slot.as_ref().expect("started above");
-        run_with(launcher, program, stdin, limits, stdout, sandboxed).unwrap_or_else(|e| {
+        run_with(launcher, program, stdin, limits, stdout, writable, sandboxed).unwrap_or_else(|e| {
             *slot = None; // a broken launcher is replaced on the next run
             spawn_error(format!("the launcher failed: {e}"))
         })
@@ -161,16 +215,20 @@ fn spawn_error(why: String) -> Facts {
 fn run_with(
     launcher: &Launcher,
     program: &Program,
-    stdin: &Path,
+    stdin: Stdin<'_>,
     limits: &Limits,
     sink: Stdout,
+    writable: &[OsString],
     sandboxed: bool,
 ) -> std::io::Result<Facts> {
     // In the sandbox, stdin is a copy in memory: no path leads from it back to the case
     // folder, and nothing the program does to the file changes the case.
-    let input = match if sandboxed { private_copy(stdin) } else { std::fs::File::open(stdin) } {
-        Ok(f) => OwnedFd::from(f),
-        Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", stdin.display()))),
+    let input = match stdin {
+        Stdin::Pipe(fd) => fd,
+        Stdin::File(path) => match if sandboxed { private_copy(path) } else { std::fs::File::open(path) } {
+            Ok(f) => OwnedFd::from(f),
+            Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", path.display()))),
+        },
     };
     let scratch = match sandboxed.then(crate::sandbox::scratch::Scratch::new).transpose() {
         Ok(s) => s,
@@ -184,10 +242,11 @@ fn run_with(
         (Ok(o), Ok(e)) => (o, e),
         (Err(e), _) | (_, Err(e)) => return Ok(spawn_error(format!("cannot make pipes: {e}"))),
     };
-    let (out_r, out_w) = match sink {
-        Stdout::Keep => (Some(out_r), out_w),
+    let (out_r, out_w, relay_to) = match sink {
+        Stdout::Keep => (Some(out_r), out_w, None),
+        Stdout::Relay { to, tap } => (Some(out_r), out_w, Some((to, tap))),
         Stdout::Discard => match std::fs::OpenOptions::new().write(true).open("/dev/null") {
-            Ok(null) => (None, OwnedFd::from(null)),
+            Ok(null) => (None, OwnedFd::from(null), None),
             Err(e) => return Ok(spawn_error(format!("cannot open /dev/null: {e}"))),
         },
     };
@@ -211,6 +270,7 @@ fn run_with(
         env: program.env.clone(),
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
+        writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
     // The clock starts once the program runs: building its sandbox and forking are the
@@ -226,32 +286,46 @@ fn run_with(
     let overflow = Arc::new(AtomicBool::new(false));
 
     let (out_tx, out_rx) = mpsc::channel();
-    if let Some(out_r) = out_r {
-        let overflow = Arc::clone(&overflow);
-        let cap = limits.output_bytes;
-        let tree = launcher.tree();
-        std::thread::spawn(move || {
-            let mut pipe = std::fs::File::from(out_r);
-            let mut chunk = vec![0u8; 1 << 16];
-            loop {
-                match pipe.read(&mut chunk) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        if spool.len() + n as u64 > cap {
-                            overflow.store(true, Ordering::SeqCst);
-                            tree.kill();
-                            break;
+    match (out_r, relay_to) {
+        (Some(out_r), Some((to, tap))) => {
+            let overflow = Arc::clone(&overflow);
+            let (cap, tree) = (limits.output_bytes, launcher.tree());
+            std::thread::spawn(move || {
+                let passed = relay(std::fs::File::from(out_r), std::fs::File::from(to), tap, cap, || {
+                    overflow.store(true, Ordering::SeqCst);
+                    tree.kill();
+                });
+                let _ = out_tx.send((Ok(Spool::default()), passed));
+            });
+        }
+        (Some(out_r), None) => {
+            let overflow = Arc::clone(&overflow);
+            let cap = limits.output_bytes;
+            let tree = launcher.tree();
+            std::thread::spawn(move || {
+                let mut pipe = std::fs::File::from(out_r);
+                let mut chunk = vec![0u8; 1 << 16];
+                loop {
+                    match pipe.read(&mut chunk) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            if spool.len() + n as u64 > cap {
+                                overflow.store(true, Ordering::SeqCst);
+                                tree.kill();
+                                break;
+                            }
+                            spool.write(&chunk[..n]);
                         }
-                        spool.write(&chunk[..n]);
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
                     }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
                 }
-            }
-            let _ = out_tx.send(spool.finish());
-        });
-    } else {
-        let _ = out_tx.send(spool.finish());
+                let _ = out_tx.send((spool.finish(), 0));
+            });
+        }
+        (None, _) => {
+            let _ = out_tx.send((spool.finish(), 0));
+        }
     }
     let (err_tx, err_rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -318,12 +392,13 @@ fn run_with(
     let ended_by = ended_by.or(output_overflow.then_some("output"));
     let ended = ended?;
     let deadline = Instant::now() + DRAIN_GRACE;
-    let (stdout, capture_error) = match out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(Ok(spool)) => (spool, None),
-        Ok(Err(e)) => (Spool::default(), Some(format!("cannot keep the output: {e}"))),
-        // Only a process outside the run can hold the pipe this long; what it held back is
-        // not the run's output.
-        Err(_) => (Spool::default(), None),
+    let (stdout, capture_error, relayed) = match out_rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+    {
+        Ok((Ok(spool), relayed)) => (spool, None, relayed),
+        Ok((Err(e), _)) => (Spool::default(), Some(format!("cannot keep the output: {e}")), 0),
+        // Only a process outside the run can hold the pipe this long (or, relayed, a
+        // reader that does not read); what it held back is not the run's output.
+        Err(_) => (Spool::default(), None, 0),
     };
     let stderr = err_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
 
@@ -337,7 +412,7 @@ fn run_with(
         wall_ms,
         peak_rss_kib,
         peak_rss_exact: peak_rss_kib > floor_kib,
-        stdout_bytes: stdout.len(),
+        stdout_bytes: stdout.len().max(relayed),
         watchdog_killed,
         ended_by,
         waited_ms,
@@ -349,6 +424,39 @@ fn run_with(
         stdout,
         stderr,
     })
+}
+
+/// Passes what `from` gives on to `to`, showing it to `tap`, until either side hangs up or
+/// more than `cap` bytes come (then `over` is called); returns the bytes passed on.
+fn relay(mut from: std::fs::File, mut to: std::fs::File, mut tap: Box<dyn Tap>, cap: u64, over: impl FnOnce()) -> u64 {
+    use std::io::Write;
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut passed = 0u64;
+    let how = loop {
+        match from.read(&mut chunk) {
+            Ok(0) => break StreamEnd::Closed,
+            Ok(n) => {
+                if passed + n as u64 > cap {
+                    over();
+                    break StreamEnd::Overflow;
+                }
+                passed += n as u64;
+                tap.passed(&chunk[..n]);
+                match to.write_all(&chunk[..n]) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break StreamEnd::Refused,
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break StreamEnd::Closed,
+        }
+    };
+    // Told before either end closes: the other program learns of the end only after, so
+    // the tap always hears of the first hang-up first.
+    tap.ended(how);
+    drop((from, to));
+    passed
 }
 
 /// A copy of the file at `path` in an anonymous memory file (memfd), read from its start.

@@ -25,6 +25,7 @@
 //! | `chain N MS` | fork a chain of N processes, each the child of the last, the last sleeping MS ms, go on |
 //! | `syscall NAME` | try a harmless call of NAME (`ptrace`: trace me; `unshare`: no flags; `keyctl`: read the session keyring's id) and print `NAME ok` or `NAME refused (errno)` |
 //! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
+//! | `drain` | read stdin to its end (as a solver waiting on a reply that never comes) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
 //!
 //! Anything else exits 99 with a message, so a typo in a case cannot pass silently.
@@ -141,6 +142,10 @@ pub fn main(args: &[String]) -> i32 {
                 Ok(())
             }
             "planted" => planted(number() as u8, &mut out),
+            "drain" => {
+                let _ = out.flush();
+                std::io::copy(&mut std::io::stdin(), &mut std::io::sink()).map(drop)
+            }
             _ => {
                 let _ = writeln!(std::io::stderr(), "fixture: unknown command '{line}'");
                 return 99;

@@ -30,6 +30,9 @@ pub struct Request {
     /// Run it in the sandbox (see [`crate::sandbox`]), with this scratch folder as its
     /// working folder and `TMPDIR`; `None`: as the user, where the judge runs.
     pub scratch: Option<OsString>,
+    /// Files outside the scratch folder the sandboxed program may also write (an
+    /// interactor's log, which the judge reads after the run).
+    pub writable: Vec<OsString>,
 }
 
 /// How a run ended, as the launcher saw it.
@@ -56,6 +59,10 @@ fn encode(req: &Request) -> Vec<u8> {
     put(req.cpu_backstop_s.to_string().as_bytes());
     // A scratch folder means a sandboxed run; an empty field, none.
     put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
+    put(req.writable.len().to_string().as_bytes());
+    for w in &req.writable {
+        put(w.as_bytes());
+    }
     put(req.program.as_bytes());
     put((req.args.len()).to_string().as_bytes());
     for a in &req.args {
@@ -80,6 +87,8 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let number = |p: Option<Vec<u8>>| String::from_utf8(p?).ok()?.parse::<u64>().ok();
     let cpu_backstop_s = number(parts.next())?;
     let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
+    let nwritable = number(parts.next())? as usize;
+    let writable = (0..nwritable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let program = OsString::from_vec(parts.next()?);
     let nargs = number(parts.next())? as usize;
     let args = (0..nargs).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
@@ -89,7 +98,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch })
+    Some(Request { program, args, env, cpu_backstop_s, scratch, writable })
 }
 
 /// Sends `data` with `fds` attached.
@@ -371,8 +380,9 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
     // allocates. The child only enters them.
     let (scratch, ruleset) = match &req.scratch {
         Some(dir) => {
-            let rules = crate::sandbox::files::ruleset(&req.program, &req.args, std::path::Path::new(dir))
-                .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
+            let rules =
+                crate::sandbox::files::ruleset(&req.program, &req.args, &req.writable, std::path::Path::new(dir))
+                    .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
             (Some(cstr(dir)?), Some(rules))
         }
         None => (None, None),
@@ -598,6 +608,7 @@ mod tests {
             env: vec![("INPUT".into(), "/tmp/in".into())],
             cpu_backstop_s: 5,
             scratch: Some("/tmp/judge-run-x".into()),
+            writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));
         assert_eq!(decode(b"\x05\x00\x00\x00abc"), None);

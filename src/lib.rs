@@ -18,6 +18,8 @@
 //!   exit) to a verdict. A verdict is a value, never an `Err`.
 //! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, float, the Sudoku special
 //!   judge, testlib-style external programs).
+//! - [`interact`]: interactive cases: the solver and a testlib-style interactor run at once,
+//!   each contained, the judge relaying (and keeping the tail of) what they say to each other.
 //! - [`build`]: the compile step for solvers given as sources (`main.cpp`, `main.rs`...),
 //!   through [`exec`] like any program, cached by content and command; a failure is CE.
 //! - [`problems`]: the Sudoku problems of real judges (limits, checker, exact input format),
@@ -55,6 +57,7 @@ pub mod engine;
 pub mod exec;
 pub mod fixture;
 pub mod gen;
+pub mod interact;
 pub mod interrupt;
 pub mod launcher;
 pub mod layouts;
@@ -77,12 +80,13 @@ pub mod verdict;
 #[allow(dead_code)]
 pub mod solver;
 
-/// Runs a program built into `judge` (`@sudoku`, `@fixture`); returns its exit status.
+/// Runs a program built into `judge` (`@sudoku`, `@fixture`, `@interactor`); returns its exit status.
 pub fn run_builtin(name: &str, args: &[String]) -> i32 {
     match name {
         "sudoku" => solver::run_main(args.iter().map(Into::into).collect()),
         "fixture" => fixture::main(args),
         "gen" => cli::gen::main(args),
+        "interactor" => interact::sudoku::main(args),
         "launcher" => launcher::main(),
         _ => {
             eprintln!("judge: unknown built-in program '{name}'");

@@ -320,6 +320,9 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
                 let _ = writeln!(s, "  ...");
             }
         }
+        if let Some(t) = &r.transcript {
+            s.push_str(&t.show());
+        }
         if let Some(w) = &r.diff {
             let from = if w.from_line > 1 { format!(" from line {}", w.from_line) } else { String::new() };
             let (view, drawn) = diff_styled(&w.output, &w.expected, 40, w.cut, style);

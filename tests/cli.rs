@@ -391,6 +391,9 @@ mod usage_cli;
 #[path = "support/sandbox_cli.rs"]
 mod sandbox_cli;
 
+#[path = "support/interact_cli.rs"]
+mod interact_cli;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.
@@ -450,7 +453,7 @@ fn judge_usage_errors_exit_2_and_say_what_is_accepted() {
         .args(["--solver", "@nothing"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("use @sudoku, @gen or @fixture"));
+        .stderr(predicate::str::contains("use @sudoku, @gen, @fixture or @interactor"));
     // A filter that leaves nothing to run is a usage error, not "0 passed, 0 failed".
     judge()
         .args(["cases/harness", "--filter", "nomatch"])

@@ -23,8 +23,9 @@ Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
 cases); 3 internal error (a report could not be written).
 
-Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle generator) and
-@fixture (a misbehaving solver for testing the harness).
+Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle generator),
+@fixture (a misbehaving solver for testing the harness) and @interactor (the interactor of
+cases/interactive).
 
 More commands: `judge gen --help` (generate puzzles), `judge stress --help` (find, shrink and
 keep an input that breaks a solver).";
@@ -46,6 +47,12 @@ pub struct Cli {
     /// CPU time is shown beside the solver's.
     #[arg(long = "ref", value_name = "CMD")]
     pub reference: Option<String>,
+
+    /// Judge interactively: CMD (a testlib-style interactor, or a source built first) runs as
+    /// `CMD input output [answer]`, its stdout the solver's stdin and the solver's stdout its
+    /// stdin; its exit code is the verdict as a checker's is. Beats case.toml's `interactor`.
+    #[arg(long, value_name = "CMD")]
+    pub interactor: Option<String>,
 
     /// The solver command as separate words, after `--`; beats --solver.
     #[arg(last = true, value_name = "CMD")]
@@ -259,6 +266,11 @@ impl Cli {
         let compiler = self.judging.compiler_cmd.as_deref().or(judge_build);
         let (solver, solver_error) = build_solver(&self.solver, &self.command, &builtin_exe, compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
+        let interactor = self
+            .interactor
+            .as_deref()
+            .map(|i| resolve(i, &builtin_exe, "--interactor", self.judging.compiler_cmd.as_deref()))
+            .transpose()?;
         let options = Options {
             jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },
             repeat: usize::from(self.repeat),
@@ -268,6 +280,7 @@ impl Cli {
             skip_tags: self.skip_tags.clone(),
             fail_fast: self.fail_fast,
             reference,
+            interactor,
             ..Options::new(solver, builtin_exe.clone())
         };
         let options = self.judging.apply(options, &builtin_exe)?;

@@ -84,10 +84,12 @@ fn resolved(program: &std::ffi::OsStr) -> Option<PathBuf> {
 }
 
 /// The ruleset of one run: `scratch` read-write; the system, the program's install folder
-/// and the files among `args` readable.
+/// and the files among `args` readable; the files in `writable` (made by the judge for the
+/// run, like an interactor's log) read-write.
 pub fn ruleset(
     program: &std::ffi::OsStr,
     args: &[std::ffi::OsString],
+    writable: &[std::ffi::OsString],
     scratch: &Path,
 ) -> Result<RulesetCreated, String> {
     let read = AccessFs::from_read(WANTED);
@@ -123,6 +125,11 @@ pub fn ruleset(
             let rights = AccessFs::from_file(WANTED) & !AccessFs::Execute;
             ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(e)?;
         }
+    }
+    for file in writable {
+        let fd = PathFd::new(file).map_err(|e| e.to_string())?;
+        let rights = AccessFs::from_file(WANTED) & !AccessFs::Execute;
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(e)?;
     }
     let scratch = PathFd::new(scratch).map_err(|e| e.to_string())?;
     ruleset.add_rule(PathBeneath::new(scratch, AccessFs::from_all(WANTED))).map_err(e)

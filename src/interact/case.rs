@@ -1,0 +1,47 @@
+//! One interactive case judged end to end, for the engine: its exchanges (with repeats), the
+//! median run's verdict, and the transcript kept when it fails.
+
+use super::{exchange, judge, Exchange};
+use crate::cases::Case;
+use crate::engine::{input_head, passes, spread, CaseResult, Options};
+use crate::exec::Program;
+use crate::limits::Limits;
+use crate::spool::Spool;
+use crate::verdict::Judgement;
+use std::path::Path;
+
+/// Runs `solver` against `interactor` on `input`, `options.repeat` times, and judges the
+/// median run (by the solver's CPU time).
+pub fn judge_case(
+    case: &Case,
+    options: &Options,
+    solver: &Program,
+    interactor: &Program,
+    input: &Path,
+    limits: Limits,
+) -> CaseResult {
+    let answer = case.expected.as_deref();
+    let mut runs: Vec<Exchange> =
+        (0..options.repeat.max(1)).map(|_| exchange(solver, interactor, input, answer, &limits)).collect();
+    let cpu_ms = spread(runs.iter().map(|r| r.solver.cpu_ms).collect());
+    let wall_ms = spread(runs.iter().map(|r| r.solver.wall_ms).collect());
+    runs.sort_by(|a, b| a.solver.cpu_ms.total_cmp(&b.solver.cpu_ms));
+    let run = runs.swap_remove(runs.len() / 2);
+    let Judgement { verdict, detail, share } = judge(&run, &limits);
+    let passed = passes(case, verdict);
+    let tl = limits.time.as_secs_f64() * 1000.0;
+    let warning = (verdict.is_pass() && run.solver.cpu_ms >= 0.9 * tl)
+        .then(|| format!("{:.0} ms is within 10% of the {tl:.0} ms time limit", run.solver.cpu_ms));
+    CaseResult {
+        // What the solver wrote went to the interactor; the transcript keeps its tail.
+        facts: crate::exec::Facts { stdout: Spool::default(), ..run.solver },
+        runs: options.repeat.max(1),
+        cpu_ms,
+        wall_ms,
+        warning,
+        points: share * case.config.points.unwrap_or(1.0),
+        input_head: if passed { None } else { input_head(input) },
+        transcript: (!passed).then_some(run.transcript),
+        ..CaseResult::without_run(case, limits, verdict, detail)
+    }
+}
