@@ -148,3 +148,21 @@ fn a_problem_brings_its_judge_s_limits_and_checker_and_only_its_suite() {
         .stderr(predicate::str::contains("the tag poj2676 (--problem)"));
     judge().args(["--problem", "poj9999"]).assert().code(2).stderr(predicate::str::contains("use one of poj2676"));
 }
+
+#[test]
+fn a_compiler_out_of_memory_is_ce_saying_so() {
+    // A "compiler" that takes 2.1 GiB, past the 2 GiB a build may use, then fails: the CE
+    // names memory, not only the exit or the signal.
+    let dir = add_cases();
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("add.rs"), ADD).unwrap();
+    let judge_exe = assert_cmd::cargo::cargo_bin!("judge");
+    let compiler = format!("{} --builtin fixture alloc 2100; exit 1; print {{src}} {{out}}", judge_exe.display());
+    judge()
+        .current_dir(dir.path())
+        .env("XDG_CACHE_HOME", cache.path())
+        .args(["cases", "--compiler-cmd", &compiler, "--solver", "add.rs"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("ran out of memory (over 2048 MiB)"));
+}
