@@ -242,3 +242,37 @@ fn calls_that_could_harm_the_machine_are_refused_in_the_sandbox() {
     let outside = run("off");
     assert!(outside.contains("+ptrace ok") && outside.contains("+unshare ok"), "{outside}");
 }
+
+#[test]
+fn the_judge_itself_stays_small_whatever_its_runs_do() {
+    // A flood of output, a wide tree of children, a big allocation and a large input: the
+    // judge's own peak (VmHWM, read while it runs) stays under 64 MiB.
+    let big_input = "print done\n".repeat(400_000); // 4.4 MB
+    let dir = folder(&[
+        ("cases/flood/input.txt", "flood 512\n"),
+        ("cases/idle/input.txt", "idle 2000 200; print done\n"),
+        ("cases/alloc/input.txt", "alloc 200; print done\n"),
+        ("cases/big/input.txt", &big_input),
+    ]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+        .current_dir(dir.path())
+        .args(["cases", "--memory-limit", "1GiB", "--solver", "@fixture"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            let hwm = text.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().strip_suffix("kB"));
+            if let Some(kib) = hwm.and_then(|v| v.trim().parse::<u64>().ok()) {
+                peak_kib = peak_kib.max(kib);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    eprintln!("the judge peaked at {peak_kib} KiB");
+    assert!(peak_kib > 0, "never saw the judge's memory");
+    assert!(peak_kib < 64 * 1024, "the judge itself peaked at {peak_kib} KiB");
+}
