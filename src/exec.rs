@@ -277,8 +277,13 @@ fn run_with(
     // launcher's work, which a busy machine can stretch to seconds without the program
     // having had a chance to run.
     let start = Instant::now();
+    // The stdin memfd is the judge's, not the program's memory.
+    let input_inode = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::File::from(input).metadata().map_or(0, |m| m.ino())
+    };
     // Our copies of the write ends must go, or the readers would never see the end.
-    drop((input, out_w, err_w));
+    drop((out_w, err_w));
     if let Err(why) = started? {
         return Ok(spawn_error(why));
     }
@@ -348,7 +353,7 @@ fn run_with(
             let mut pause = WATCH_EVERY;
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(pause) {
                 let sampled = Instant::now();
-                let usage = crate::proctree::usage(root.root);
+                let usage = crate::proctree::usage(root.root, input_inode);
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
                 let elapsed = start.elapsed();
                 // Waiting for a CPU is the machine's doing, not the program's: it is measured

@@ -24,6 +24,8 @@
 //! | `idle N MS` | fork N children that each sleep MS ms (cheap: no exec), go on |
 //! | `chain N MS` | fork a chain of N processes, each the child of the last, the last sleeping MS ms, go on |
 //! | `syscall NAME` | try a harmless call of NAME (`ptrace`: trace me; `unshare`: no flags; `keyctl`: read the session keyring's id) and print `NAME ok` or `NAME refused (errno)` |
+//! | `memfd MIB` | write MIB MiB into a memfd and keep it open, never mapped |
+//! | `memfdmap MIB` | map a MIB MiB memfd shared and touch every page, keeping it |
 //! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
 //! | `drain` | read stdin to its end (as a solver waiting on a reply that never comes) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
@@ -80,6 +82,41 @@ pub fn main(args: &[String]) -> i32 {
                     r if r < 0 => writeln!(out, "{name} refused ({})", std::io::Error::last_os_error()),
                     _ => writeln!(out, "{name} ok"),
                 }
+            }
+            "memfd" | "memfdmap" => {
+                // SAFETY: a static C string; the fd is then owned by a File.
+                let fd = unsafe { libc::memfd_create(b"hoard\0".as_ptr().cast(), 0) };
+                if fd < 0 {
+                    return 97;
+                }
+                let file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+                let bytes = (number() as usize) << 20;
+                if command == "memfd" {
+                    let block = vec![b'm'; 1 << 20];
+                    for _ in 0..number() {
+                        let _ = (&file).write_all(&block);
+                    }
+                } else {
+                    let _ = file.set_len(bytes as u64);
+                    // SAFETY: a fresh shared mapping of our own memfd, touched within its length.
+                    unsafe {
+                        let at = libc::mmap(
+                            std::ptr::null_mut(),
+                            bytes,
+                            libc::PROT_READ | libc::PROT_WRITE,
+                            libc::MAP_SHARED,
+                            fd,
+                            0,
+                        );
+                        if at != libc::MAP_FAILED {
+                            for page in (0..bytes).step_by(4096) {
+                                *(at as *mut u8).add(page) = 1;
+                            }
+                        }
+                    }
+                }
+                std::mem::forget(file);
+                Ok(())
             }
             "await" => {
                 let _ = out.flush();

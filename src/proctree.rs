@@ -95,7 +95,8 @@ pub struct Usage {
     pub cpu_ms: u64,
     /// Memory of the live processes, summed: their resident sets when one process runs; when
     /// several do, their proportional sets (PSS), which count a page shared by k processes
-    /// (a fork's untouched memory) once in all rather than k times.
+    /// (a fork's untouched memory) once in all rather than k times; plus what their memfds
+    /// hold beyond their mappings.
     pub rss_kib: u64,
 }
 
@@ -106,8 +107,55 @@ fn pss_kib(pid: i32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// The usage of every descendant of `root`.
-pub fn usage(root: i32) -> Usage {
+/// Memory held in memfds that the processes `pids` have open, in KiB, less what their own
+/// mappings of them already put in their resident sets; `input` is the inode of the run's
+/// stdin (a memfd the judge made: the input is not the program's memory). A memfd costs
+/// memory without being mapped, so RSS alone would let a run hide gigabytes in one.
+fn memfd_kib(pids: &[i32], input: u64) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let mut sizes: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    for pid in pids {
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
+        for fd in fds.flatten() {
+            let is_memfd = std::fs::read_link(fd.path())
+                .is_ok_and(|t| std::os::unix::ffi::OsStrExt::as_bytes(t.as_os_str()).starts_with(b"/memfd:"));
+            if !is_memfd {
+                continue;
+            }
+            if let Ok(meta) = std::fs::metadata(fd.path()) {
+                if meta.ino() != input {
+                    sizes.insert(meta.ino(), meta.blocks() * 512 / 1024);
+                }
+            }
+        }
+    }
+    if sizes.is_empty() {
+        return 0;
+    }
+    // Pages of a memfd that a process maps and has touched are in its RSS already.
+    for pid in pids {
+        let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/smaps")) else { continue };
+        let mut current: Option<u64> = None;
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [_, _, _, _, inode, path, ..] if path.starts_with("/memfd:") => current = inode.parse().ok(),
+                ["Rss:", kib, ..] => {
+                    if let Some(size) = current.and_then(|i| sizes.get_mut(&i)) {
+                        *size = size.saturating_sub(kib.parse().unwrap_or(0));
+                    }
+                    current = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    sizes.values().sum()
+}
+
+/// The usage of every descendant of `root` (the memfds it holds included, but for the one
+/// whose inode is `input`).
+pub fn usage(root: i32, input: u64) -> Usage {
     // SAFETY: sysconf only reads system constants.
     let (ticks, page_kib) = unsafe {
         (libc::sysconf(libc::_SC_CLK_TCK).max(1) as u64, (libc::sysconf(libc::_SC_PAGESIZE).max(1024) / 1024) as u64)
@@ -115,6 +163,7 @@ pub fn usage(root: i32) -> Usage {
     let mut total = Usage::default();
     let pids = descendants(root);
     let shared = pids.len() > 1;
+    total.rss_kib += memfd_kib(&pids, input);
     for pid in pids {
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
         let Some(rest) = stat.rfind(')').and_then(|i| stat.get(i + 2..)) else { continue };

@@ -276,3 +276,25 @@ fn the_judge_itself_stays_small_whatever_its_runs_do() {
     assert!(peak_kib > 0, "never saw the judge's memory");
     assert!(peak_kib < 64 * 1024, "the judge itself peaked at {peak_kib} KiB");
 }
+
+#[test]
+fn memory_hidden_in_a_memfd_counts_and_a_mapped_one_counts_once() {
+    let dir = folder(&[
+        ("cases/hidden/input.txt", "memfd 300\nsleep 60000\nprint done\n"),
+        ("cases/hidden/expected.txt", "done\n"),
+        ("cases/mapped/input.txt", "memfdmap 40\nsleep 300\nprint done\n"),
+        ("cases/mapped/expected.txt", "done\n"),
+    ]);
+    let out = judge()
+        .current_dir(dir.path())
+        .args(["cases", "--memory-limit", "64MiB", "--solver", "@fixture"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let verdict = |case: &str| text.lines().find(|l| l.starts_with(case)).and_then(|l| l.split_whitespace().nth(1));
+    // 300 MiB written into a memfd that is never mapped is in no process's RSS: the run is
+    // held open until the watchdog ends it.
+    assert_eq!(verdict("hidden"), Some("MLE"), "{text}");
+    // 40 MiB mapped and touched: in RSS once, not again as the memfd's size.
+    assert_eq!(verdict("mapped"), Some("AC"), "{text}");
+}
