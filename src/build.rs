@@ -114,6 +114,10 @@ pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, Compi
         );
         let _ = std::fs::remove_file(&out);
     }
+    if out.exists() && !crate::deps::unchanged(&out, |b| key(b, "dep")) {
+        // A header or module it read was edited since: the program is stale.
+        let _ = std::fs::remove_file(&out);
+    }
     if !out.exists() {
         build(&source, template, &out).map_err(fail)?;
         seal(&out).map_err(|e| fail(format!("cannot record the build: {e}")))?;
@@ -143,7 +147,10 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
         .map(|w| w.replace("{src}", &absolute.to_string_lossy()).replace("{out}", &partial.to_string_lossy()).into())
         .collect();
     let Some((first, rest)) = words.split_first() else { return Err("the build command is empty".into()) };
-    let compiler = Program { program: first.clone(), args: rest.to_vec(), env: Vec::new() };
+    let depfile = PathBuf::from(format!("{}.d", partial.display()));
+    let mut args = rest.to_vec();
+    args.extend(crate::deps::ask(first, rest, &depfile));
+    let compiler = Program { program: first.clone(), args, env: Vec::new() };
     let limits =
         Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, wall_factor: 1, wall: None };
     let facts = exec::run_trusted(&compiler, Path::new("/dev/null"), &limits);
@@ -172,12 +179,24 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
             (None, None) => "ended without a status".to_string(),
         };
         let _ = std::fs::remove_file(&partial);
+        let _ = std::fs::remove_file(&depfile);
         return Err(said(format!("the compiler {how}")));
     }
     if !partial.exists() {
         // A syntax check (Python) writes nothing: a marker records that it passed.
         std::fs::write(&partial, b"").map_err(|e| e.to_string())?;
     }
+    let here = std::env::current_dir().unwrap_or_default();
+    // The source itself is in the cache key already.
+    let read: Vec<PathBuf> = std::fs::read_to_string(&depfile)
+        .map(|t| crate::deps::parse(&t, &here))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|f| *f != absolute)
+        .collect();
+    let _ = std::fs::remove_file(&depfile);
+    crate::deps::record(out, &read, |b| key(b, "dep"))
+        .map_err(|e| format!("cannot record what the build read: {e}"))?;
     std::fs::rename(&partial, out).map_err(|e| e.to_string())
 }
 

@@ -52,6 +52,7 @@ pub mod build;
 pub mod cases;
 pub mod check;
 pub mod cli;
+pub mod deps;
 pub mod diff;
 pub mod engine;
 pub mod exec;

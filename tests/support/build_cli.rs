@@ -166,3 +166,25 @@ fn a_compiler_out_of_memory_is_ce_saying_so() {
         .code(1)
         .stdout(predicate::str::contains("ran out of memory (over 2048 MiB)"));
 }
+
+#[test]
+fn editing_a_module_the_source_uses_rebuilds_it() {
+    let dir = folder(&[
+        ("cases/a/input.txt", ""),
+        ("cases/a/expected.txt", "1\n"),
+        ("main.rs", "mod helper;\nfn main() {\n    println!(\"{}\", helper::answer());\n}\n"),
+        ("helper.rs", "pub fn answer() -> i64 {\n    1\n}\n"),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let run = || {
+        let mut cmd = judge();
+        cmd.current_dir(dir.path()).env("XDG_CACHE_HOME", cache.path()).args(["cases", "--solver", "main.rs"]);
+        cmd.assert()
+    };
+    run().success();
+    // main.rs is the same bytes, so only what the build read tells that the program is stale.
+    std::fs::write(dir.path().join("helper.rs"), "pub fn answer() -> i64 {\n    2\n}\n").unwrap();
+    run().code(1).stdout(predicate::str::contains("WA"));
+    std::fs::write(dir.path().join("helper.rs"), "pub fn answer() -> i64 {\n    1\n}\n").unwrap();
+    run().success();
+}
