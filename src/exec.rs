@@ -344,7 +344,7 @@ fn run_with(
         // Past this much CPU the verdict is TLE whatever happens next, so stop paying for it.
         let cpu_guard = (limits.time + Duration::from_millis(50)).as_millis() as u64;
         std::thread::spawn(move || {
-            let (mut memory_killed, mut tree_peak_kib) = (false, 0u64);
+            let (mut memory_killed, mut tree_peak_kib, mut tree_peak_cpu_ms) = (false, 0u64, 0u64);
             let mut ended_by = None;
             // Each thread's largest run delay seen, so threads that end still count.
             let mut delays: std::collections::HashMap<i32, u64> = std::collections::HashMap::new();
@@ -355,6 +355,9 @@ fn run_with(
                 let sampled = Instant::now();
                 let usage = crate::proctree::usage(root.root, input_inode);
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
+                // Children the kernel reaps (their parent ignores SIGCHLD) take their CPU time
+                // with them: the most the tree was seen to have used is a floor under the figure.
+                tree_peak_cpu_ms = tree_peak_cpu_ms.max(usage.cpu_ms);
                 let elapsed = start.elapsed();
                 // Waiting for a CPU is the machine's doing, not the program's: it is measured
                 // from half the wall limit on, and only time not spent so counts.
@@ -384,14 +387,15 @@ fn run_with(
                 pause = WATCH_EVERY.max(sampled.elapsed() * 4);
             }
             let waited_ms = delays.values().sum::<u64>() as f64 / 1e6;
-            (ended_by, memory_killed, tree_peak_kib, waited_ms)
+            (ended_by, memory_killed, tree_peak_kib, waited_ms, tree_peak_cpu_ms)
         })
     };
 
     let ended = launcher.finish_run();
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
     let _ = done.send(());
-    let (ended_by, memory_killed, tree_peak_kib, waited_ms) = watchdog.join().unwrap_or((None, false, 0, 0.0));
+    let (ended_by, memory_killed, tree_peak_kib, waited_ms, tree_peak_cpu_ms) =
+        watchdog.join().unwrap_or((None, false, 0, 0.0, 0));
     let watchdog_killed = matches!(ended_by, Some("cpu" | "wall" | "busy"));
     let output_overflow = overflow.load(Ordering::SeqCst);
     let ended_by = ended_by.or(output_overflow.then_some("output"));
@@ -413,7 +417,7 @@ fn run_with(
     Ok(Facts {
         exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-        cpu_ms: ended.cpu_us as f64 / 1000.0,
+        cpu_ms: (ended.cpu_us as f64 / 1000.0).max(tree_peak_cpu_ms as f64),
         wall_ms,
         peak_rss_kib,
         peak_rss_exact: peak_rss_kib > floor_kib,

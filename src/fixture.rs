@@ -26,6 +26,8 @@
 //! | `syscall NAME` | try a harmless call of NAME (`ptrace`: trace me; `unshare`: no flags; `keyctl`: read the session keyring's id) and print `NAME ok` or `NAME refused (errno)` |
 //! | `memfd MIB` | write MIB MiB into a memfd and keep it open, never mapped |
 //! | `memfdmap MIB` | map a MIB MiB memfd shared and touch every page, keeping it |
+//! | `nochld` | ignore SIGCHLD, so the kernel reaps this process's children and their CPU time reaches no parent |
+//! | `connect PORT` | try a TCP connection to 127.0.0.1:PORT and print `connected` or `refused` |
 //! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
 //! | `drain` | read stdin to its end (as a solver waiting on a reply that never comes) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
@@ -117,6 +119,18 @@ pub fn main(args: &[String]) -> i32 {
                 }
                 std::mem::forget(file);
                 Ok(())
+            }
+            "nochld" => {
+                // SAFETY: setting a signal's disposition to ignore.
+                unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+                Ok(())
+            }
+            "connect" => {
+                let to = std::net::SocketAddr::from(([127, 0, 0, 1], number() as u16));
+                match std::net::TcpStream::connect_timeout(&to, Duration::from_secs(2)) {
+                    Ok(_) => writeln!(out, "connected"),
+                    Err(_) => writeln!(out, "refused"),
+                }
             }
             "await" => {
                 let _ = out.flush();

@@ -60,13 +60,22 @@ fn a_solver_cannot_stop_or_kill_its_parent_or_connect() {
     // failed, that would kill every process of the user.)
     let dir = setup("kill -STOP $PPID 2>/dev/null\nkill -KILL $PPID 2>/dev/null\necho 3\n");
     judge().current_dir(dir.path()).args(["cases", "--", "./solver.sh"]).assert().success();
-    // No TCP: a connection to a listening port here is refused by the sandbox.
+    if !sudoku_judge::sandbox::files::support().network {
+        return;
+    }
+    // No TCP: a connection to a listening port here is refused by the sandbox, and made
+    // without it.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let dir = setup(&format!(
-        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=2)' 2>/dev/null && echo 3\nexit 0\n"
-    ));
-    judge().current_dir(dir.path()).args(["cases", "--", "./solver.sh"]).assert().code(1);
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "refused\n")]);
+    let connect = format!("connect {port}");
+    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", &connect]).assert().success();
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--sandbox", "off", "--diff", "unified", "--", "@fixture", &connect])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("+connected"));
 }
 
 #[test]
@@ -297,4 +306,20 @@ fn memory_hidden_in_a_memfd_counts_and_a_mapped_one_counts_once() {
     assert_eq!(verdict("hidden"), Some("MLE"), "{text}");
     // 40 MiB mapped and touched: in RSS once, not again as the memfd's size.
     assert_eq!(verdict("mapped"), Some("AC"), "{text}");
+}
+
+#[test]
+fn children_the_kernel_reaps_still_count_their_cpu() {
+    // With SIGCHLD ignored the kernel reaps the children and their CPU reaches no parent: the
+    // run was ended for CPU but reported 1.1 s of its 2 s "not using the CPU it could have".
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--time-limit", "1s", "--wall-limit", "60s"])
+        .args(["--", "@fixture", "nochld; burn 4 30000; sleep 60000; print x"])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains(" TLE ").and(predicate::str::contains("ms of CPU time; the limit is 1000 ms")),
+        );
 }
