@@ -28,6 +28,7 @@
 //! | `memfdmap MIB` | map a MIB MiB memfd shared and touch every page, keeping it |
 //! | `nochld` | ignore SIGCHLD, so the kernel reaps this process's children and their CPU time reaches no parent |
 //! | `connect PORT` | try a TCP connection to 127.0.0.1:PORT and print `connected` or `refused` |
+//! | `shm MIB NAME` | write MIB MiB to /dev/shm/NAME and print `kept` or `refused` |
 //! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
 //! | `drain` | read stdin to its end (as a solver waiting on a reply that never comes) |
 //! | `planted D` | solve the Sudoku cases on stdin, but answer wrongly where the top-left box has a given D |
@@ -131,6 +132,15 @@ pub fn main(args: &[String]) -> i32 {
                     Ok(_) => writeln!(out, "connected"),
                     Err(_) => writeln!(out, "refused"),
                 }
+            }
+            "shm" => {
+                let mut words = rest.split_whitespace();
+                let mib: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+                let path = format!("/dev/shm/{}", words.next().unwrap_or("judge-fixture-hoard"));
+                let block = vec![b's'; 1 << 20];
+                let kept =
+                    std::fs::File::create(&path).and_then(|mut f| (0..mib).try_for_each(|_| f.write_all(&block)));
+                writeln!(out, "{}", if kept.is_ok() { "kept" } else { "refused" })
             }
             "await" => {
                 let _ = out.flush();

@@ -323,3 +323,23 @@ fn children_the_kernel_reaps_still_count_their_cpu() {
             predicate::str::contains(" TLE ").and(predicate::str::contains("ms of CPU time; the limit is 1000 ms")),
         );
 }
+
+#[test]
+fn memory_cannot_be_hidden_in_dev_shm() {
+    if !landlock() || !std::path::Path::new("/dev/shm").is_dir() {
+        return;
+    }
+    // A file in /dev/shm is memory that no process's RSS shows and that outlives the run.
+    let name = format!("judge-test-{}", std::process::id());
+    let path = std::path::Path::new("/dev/shm").join(&name);
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "refused\n")]);
+    let hoard = format!("shm 64 {name}");
+    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", &hoard]).assert().success();
+    assert!(!path.exists(), "{} was written from the sandbox", path.display());
+    // Without the sandbox the same program keeps its file (1 MiB here, removed at once).
+    let small = format!("shm 1 {name}");
+    let out = judge().current_dir(dir.path()).args(["cases", "--sandbox", "off", "--", "@fixture", &small]).output();
+    let kept = path.exists();
+    let _ = std::fs::remove_file(&path);
+    assert!(kept && out.unwrap().status.code() == Some(1));
+}
