@@ -19,6 +19,104 @@ SHARED = os.path.join(ROOT, "..", "shared")
 CASES = os.path.join(ROOT, "cases")
 SOLVER = os.path.join(ROOT, "target", "release", "sudoku")
 
+# Canvases once misread (issue 27): a block of lines without a blank line is one canvas. A
+# vertical twodoku, 15 lines of 9 cells: every 9x9 window of it is a grid (rows 0, 3 and 6),
+# as in a horizontal one. A Samurai with a sixth grid below, at row 18, column 6. Both were
+# made unique by adding givens from a solution that a plain backtracking search in Python
+# found, then minimal by taking away givens while `sudoku --count` still found one; that
+# solution is the expected output (the checker in tests/cases.rs validates it).
+VERTICAL_TWODOKU = """\
+000264000
+060090000
+040000000
+600047000
+000106000
+004000009
+000000023
+000005700
+000000600
+300008500
+000000000
+079000000
+004000105
+000000009
+002030000
+"""
+VERTICAL_TWODOKU_ANSWER = """\
+379264518
+865791342
+241358976
+618947235
+592136487
+734582169
+156479823
+483625791
+927813654
+361798542
+245361978
+879254316
+734982165
+618547239
+592136487
+"""
+SAMURAI_SIXTH_GRID = """\
+003000060   007000803
+090100030   500000060
+104000000   098000000
+000007003   000003040
+500409000   400006200
+020300006   309007001
+200000000000000082009
+006900000060700100005
+900001000004000000000
+      007008002
+      006000000
+      480050000
+001008000000200000000
+040000002000009000001
+000104000000000000640
+035801000   360049000
+000000000   004800010
+800035000   080000005
+002000000000000450020
+010900000500000700000
+000050004600000030000
+      001050078
+      086004005
+      900006000
+      000010000
+      000002000
+      070000040
+"""
+SAMURAI_SIXTH_GRID_ANSWER = """\
+753892461   247651893
+892146537   531928764
+164573289   698734152
+681257943   872513946
+537469812   415896237
+429318756   369247581
+215734698327154382679
+376985124965783169425
+948621375184926475318
+      957638412
+      236741895
+      481259367
+361528749516238614579
+948367512873649527831
+257194863492571398642
+435871926   365149287
+176249385   924875316
+829635471   187263495
+792413658421793456128
+514986237598416782953
+683752194673852931764
+      341259678
+      786134925
+      925786134
+      462317589
+      519842367
+      873965241
+"""
 # Random sparse canvases (non-clashing givens) found by the fuzzing of the canvas search.
 SPARSE_SAMURAI = """\
 002000000   000000000
@@ -234,6 +332,9 @@ def main():
     case("samurai/sparse-slow", SLOW_SAMURAI)
     case("gattai/butterfly-sparse-slow", SLOW_BUTTERFLY)
     case("gattai/flower-sparse-slow", SLOW_FLOWER)
+    unique = "checker = \"sudoku\"\ntags = [\"unique\"]\n"
+    case("gattai/vertical-twodoku", VERTICAL_TWODOKU, unique, expected=VERTICAL_TWODOKU_ANSWER)
+    case("gattai/samurai-sixth-grid", SAMURAI_SIXTH_GRID, unique, expected=SAMURAI_SIXTH_GRID_ANSWER)
 
     # Samurai and other gattai, generated and proven unique with `sudoku --count`.
     for name in sorted(os.listdir(gattai_dir)):

@@ -12,8 +12,10 @@
 //!    `#` starts a comment line, a line `end` stops the input.
 //! 4. Canvas: Samurai, twodoku, butterfly, flower, sohei... drawn with spaces where no grid
 //!    is. The grids are the 9x9 windows, aligned to multiples of 3, whose cells are all drawn;
-//!    the whole canvas is solved as one puzzle. In T mode a canvas ends at a blank line, or
-//!    after 21 lines when its first line is 21 wide (a Samurai).
+//!    the whole canvas is solved as one puzzle. A canvas is a block of lines without a blank
+//!    line, however tall (9x9 grids stacked as POJ 2676 sends them excepted); in T mode a
+//!    Samurai (first line 21 wide) also ends after 21 lines when more cases follow and the
+//!    lines below do not go on drawing it.
 //! 5. 16x16 (POJ 3076, UVa 1309, AcWing 169): 16 lines of 16 letters `A`-`P`, with `-`, `.`
 //!    or `0` for a blank, grids separated by blank lines; with T first for SPOJ SUDOKU. The
 //!    size comes from the first line's width; one input holds one size. Answers are 16 lines
@@ -718,6 +720,51 @@ mod reader {
         }
     }
 
+    /// The 9x9 windows of a drawing, at rows and columns that are multiples of 3, whose cells
+    /// are all drawn (top-left corners in reading order), and which positions they cover
+    /// (row-major, as wide as the widest row).
+    fn find_grids(rows: &[&[u8]]) -> (Vec<(usize, usize)>, Vec<bool>) {
+        let height = rows.len();
+        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+        let drawn = |r: usize, c: usize| matches!(rows[r].get(c), Some(&b) if b != b' ');
+        let mut grids = Vec::new();
+        let mut covered = vec![false; width * height];
+        for top in (0..height.saturating_sub(8)).step_by(3) {
+            for left in (0..width.saturating_sub(8)).step_by(3) {
+                if (0..81).all(|k| drawn(top + k / 9, left + k % 9)) {
+                    grids.push((top, left));
+                    for k in 0..81 {
+                        covered[(top + k / 9) * width + left + k % 9] = true;
+                    }
+                }
+            }
+        }
+        (grids, covered)
+    }
+
+    /// Whether the lines from `lines` on go on drawing the canvas above them rather than start
+    /// a case of their own: read alone (up to a Samurai's height), they are canvas rows, yet
+    /// some drawn cell lies in no complete grid of theirs, so it needs the rows above.
+    fn continues(mut lines: Lines) -> bool {
+        let mut rows: Vec<&[u8]> = Vec::new();
+        while let Some((_, line)) = lines.next() {
+            if line.is_empty() || line == b"end" || line[0] == b'#' || rows.len() == 21 {
+                break;
+            }
+            if line.len() > MAX_CANVAS_SIDE || line.iter().any(|&b| !is_cell(b) && b != b' ') {
+                return false;
+            }
+            rows.push(line);
+        }
+        let (grids, covered) = find_grids(&rows);
+        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+        let drawn = rows
+            .iter()
+            .enumerate()
+            .flat_map(|(r, row)| row.iter().enumerate().filter(|(_, &b)| b != b' ').map(move |(c, _)| r * width + c));
+        grids.is_empty() || drawn.into_iter().any(|at| !covered[at])
+    }
+
     /// Reads cases one at a time, so that a bad case is only met after the good ones before it
     /// have been answered.
     pub struct Reader<'a> {
@@ -733,6 +780,10 @@ mod reader {
         /// The side of the grids read so far (9 or 16) and the line of the first case: one
         /// input holds one size.
         side: Option<(usize, usize)>,
+        /// The block of lines last measured by `block_from`: its first line, the line after
+        /// its last, and its last line that is not a row of 9 cells (0: none).
+        #[cfg(not(without = "canvas"))]
+        block: Option<(usize, usize, usize)>,
     }
 
     impl<'a> Reader<'a> {
@@ -746,6 +797,8 @@ mod reader {
                 started: false,
                 done: false,
                 side: None,
+                #[cfg(not(without = "canvas"))]
+                block: None,
             }
         }
 
@@ -984,6 +1037,10 @@ mod reader {
             if self.starts_canvas() {
                 return self.read_canvas(start);
             }
+            #[cfg(not(without = "canvas"))]
+            if let Some(canvas) = self.read_tall_canvas(start) {
+                return Ok(canvas);
+            }
             if first.len() > 20 && !first.contains(&b' ') {
                 return self.read_line(start); // a puzzle line with a typo: read it as such for a precise error
             }
@@ -1048,6 +1105,54 @@ mod reader {
                 }
             }
             false
+        }
+
+        /// A block of 9-cell rows taller than one grid, read whole as a canvas (a vertical
+        /// twodoku is 15 such lines). A block that is a whole number of grids stays a stack of
+        /// grids, as POJ 2676 sends them without blank lines; so does one that reads as no
+        /// canvas, so that its error is the grid reader's, about the line where it goes wrong.
+        #[cfg(not(without = "canvas"))]
+        fn read_tall_canvas(&mut self, start: usize) -> Option<Puzzle> {
+            let (height, plain) = self.block_from(start);
+            if height <= 9 || height > MAX_CANVAS_SIDE || (height % 9 == 0 && plain) {
+                return None;
+            }
+            let before = self.lines;
+            match self.read_canvas(start) {
+                Ok(puzzle) => Some(puzzle),
+                Err(_) => {
+                    self.lines = before;
+                    None
+                }
+            }
+        }
+
+        /// The height of the block of lines (up to a blank line, a comment, `end` or the end
+        /// of input) that holds line `start`, counted from there, and whether each of those
+        /// lines is a row of 9 cells. A POJ file is one block of thousands of grids: the block
+        /// is scanned once and remembered, not once a case.
+        #[cfg(not(without = "canvas"))]
+        fn block_from(&mut self, start: usize) -> (usize, bool) {
+            let (end, last_odd) = match self.block {
+                Some((from, end, last_odd)) if (from..end).contains(&start) => (end, last_odd),
+                _ => {
+                    let mut lines = self.lines;
+                    let mut last_odd = 0;
+                    let mut end = start;
+                    while let Some((number, line)) = lines.next() {
+                        if line.is_empty() || line == b"end" || line[0] == b'#' {
+                            break;
+                        }
+                        if line.len() != 9 || !line.iter().all(|&b| is_cell(b)) {
+                            last_odd = number;
+                        }
+                        end = number + 1;
+                    }
+                    self.block = Some((start, end, last_odd));
+                    (end, last_odd)
+                }
+            };
+            (end - start, last_odd < start)
         }
 
         /// Checks that `line` is exactly `width` cells, naming the first column that is not.
@@ -1138,8 +1243,11 @@ mod reader {
                 if line.is_empty() || line == b"end" || line[0] == b'#' {
                     break;
                 }
-                if rows.len() == 21 && rows[0].len() == 21 {
-                    break; // a Samurai is 21 lines: what follows is the next case
+                // A Samurai is 21 lines: where T says more cases follow, the next one may
+                // start right after it, unless the lines below continue its drawing (more
+                // grids below). Elsewhere a canvas goes on to its blank line.
+                if rows.len() == 21 && rows[0].len() == 21 && self.remaining > Some(0) && !continues(self.lines) {
+                    break;
                 }
                 if let Some(i) = line.iter().position(|&b| !is_cell(b) && b != b' ') {
                     let found = show_byte(line[i]);
@@ -1167,22 +1275,7 @@ mod reader {
             let height = rows.len();
             let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
             let drawn = |r: usize, c: usize| matches!(rows[r].get(c), Some(&b) if b != b' ');
-            let mut grids = Vec::new();
-            let mut covered = vec![false; width * height];
-            let mut top = 0;
-            while top + 9 <= height {
-                let mut left = 0;
-                while left + 9 <= width {
-                    if (0..81).all(|k| drawn(top + k / 9, left + k % 9)) {
-                        grids.push((top, left));
-                        for k in 0..81 {
-                            covered[(top + k / 9) * width + left + k % 9] = true;
-                        }
-                    }
-                    left += 3;
-                }
-                top += 3;
-            }
+            let (grids, covered) = find_grids(&rows);
             if grids.is_empty() {
                 let column = rows[0].iter().position(|&b| b != b' ').unwrap_or(0) + 1;
                 return Err(self.error(start, column, format!(
