@@ -25,8 +25,9 @@
 //! candidates that sees many open cells), a 16x16 grid to another one with 64-bit
 //! bands and probing; a canvas to one such 9x9 board per grid, kept equal where grids share a
 //! box. A small CDCL SAT solver, whose learnt clauses keep a sparse canvas from thrashing,
-//! answers whatever outruns its search's guess budget (a near-empty grid with a hidden dead
-//! end), and counts on canvases past 2.
+//! answers a canvas that outruns its search's guess budget, takes turns with the search on a
+//! grid that outruns the search's first round (a near-empty grid with a hidden dead end), and
+//! counts on canvases past 2.
 //!
 //! A cell is `1`-`9`, or `0` / `.` for a blank (on 16x16 grids, as above). CRLF, trailing
 //! spaces and a UTF-8 BOM are fine.
@@ -205,7 +206,7 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
         // Files of puzzle lines are the big ones: their lines skip the general reader.
         #[cfg(not(without = "nine"))]
         if let Some((case, line, cells)) = reader.next_plain_line() {
-            let quick = fast9(Grid::from_line(cells), cap);
+            let quick = fast9(Grid::from_line(cells), cap, 0);
             if let (Mode::Solve, Some((_, Some(digits)))) = (mode, quick) {
                 let mut answer = [b'\n'; 82];
                 answer[..81].copy_from_slice(&digits);
@@ -217,10 +218,10 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
             let mut puzzle = Puzzle { case, line, shape: Shape::Line, givens };
             match quick {
                 Some((n, _)) => report(&puzzle, mode, n, None, out, notes)?,
-                // A grid that outran the guess budget: the general engine answers it.
+                // A grid that outran the search's first round: the engines take turns.
                 None => {
                     let mut first = None;
-                    let n = solver.search(&puzzle, cap, &mut first);
+                    let n = solver.take_turns(&puzzle, cap, &mut first);
                     report(&puzzle, mode, n, first.as_deref(), out, notes)?;
                 }
             }
@@ -324,65 +325,76 @@ impl Solver {
         self.search(puzzle, cap, &mut solution)
     }
 
-    /// The dispatch: each shape to its engine, which answers unless its guess budget ran
-    /// out; then the SAT engine answers, from what the engine settled (a canvas) or from the
-    /// givens. Each arm names the part of the file it needs (see `judge submit`).
+    /// The dispatch: each shape to its engine. A canvas goes to the coupled boards, then (past
+    /// their guess budget) to the SAT engine from what the boards settled. A 9x9 or 16x16 grid
+    /// goes to its depth-first search, whose first round answers nearly every puzzle; past
+    /// that round's budget the search and the SAT engine take turns (see `take_turns`). Each
+    /// arm names the part of the file it needs (see `judge submit`).
     fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
-        let settled = match &puzzle.shape {
-            #[cfg(not(without = "sixteen"))]
-            Shape::Rows16 => match fast16(&puzzle.givens, cap) {
-                Some((found, first)) => {
-                    *solution = first.map(|values| values.to_vec());
-                    return found;
-                }
-                None => None,
-            },
-            #[cfg(not(without = "canvas"))]
-            Shape::Canvas(canvas) => match coupled_canvas(canvas, &puzzle.givens, cap) {
+        #[cfg(not(without = "canvas"))]
+        if let Shape::Canvas(canvas) = &puzzle.shape {
+            return match coupled_canvas(canvas, &puzzle.givens, cap) {
                 Ok((found, first)) => {
                     *solution = first;
-                    return found;
+                    found
                 }
-                Err(settled) => Some(settled),
-            },
-            #[cfg(not(without = "nine"))]
-            _ => match fast9(Grid::from_cells(&puzzle.givens, |v| v), cap) {
-                Some((found, first)) => {
-                    *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
-                    return found;
-                }
-                None => None,
-            },
-            // A file without the 9x9 engine reads no 9x9 case.
-            #[cfg(without = "nine")]
-            _ => None,
-        };
-        self.search_sat(puzzle, cap, solution, settled)
+                Err(settled) => self.search_sat(puzzle, cap, solution, settled),
+            };
+        }
+        match depth_first(puzzle, cap, solution, 0) {
+            Some(found) => found,
+            None => self.take_turns(puzzle, cap, solution),
+        }
     }
 
-    /// The SAT engine's answer, from `settled` (the digits each cell may still take) or the
-    /// givens.
+    /// The answer to a grid whose first round of depth-first search ran out of guesses (the
+    /// caller ran it). A budget sized for one family of puzzles made every other wait for it:
+    /// unsolvable sparse 9x9 grids spent 50,000 guesses (25 ms) where learnt clauses prove
+    /// them in under a millisecond, and 16x16 grids with a dead end under an early guess spent
+    /// 1.5 s where the SAT engine needs 0.3 ms; yet on ordinary puzzles the search is many
+    /// times faster than the SAT engine. So each engine works in turns of about the same
+    /// time, four times longer each round: the SAT engine keeps what it learnt from turn to
+    /// turn, the search starts over with four times the guesses. Whichever needs less work
+    /// answers, at a cost within a small factor of it.
     #[cfg(not(without = "sat"))]
-    fn search_sat(
-        &mut self,
-        puzzle: &Puzzle,
-        cap: u64,
-        solution: &mut Option<Vec<u8>>,
-        settled: Option<Vec<u16>>,
-    ) -> u64 {
+    pub fn take_turns(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
         let slot = self.layout_slot(puzzle);
         let (_, layout) = &self.layouts[slot];
-        let start = settled.unwrap_or_else(|| {
-            let all = ((1u32 << layout.digits) - 1) as u16;
-            puzzle.givens.iter().map(|&g| if g == 0 { all } else { 1 << (g - 1) }).collect()
-        });
-        sat_canvas(layout, &start, cap, solution)
+        let all = ((1u32 << layout.digits) - 1) as u16;
+        let start: Vec<u16> = puzzle.givens.iter().map(|&g| if g == 0 { all } else { 1 << (g - 1) }).collect();
+        let first_turn = if layout.digits == 16 { SIXTEEN_CONFLICTS } else { NINE_CONFLICTS };
+        let mut sat = SatRun::new(layout, &start, cap);
+        let mut round = 1;
+        loop {
+            let conflicts = first_turn.saturating_mul(4u64.saturating_pow(round - 1));
+            if let Some(found) = sat.run(conflicts, solution) {
+                return found;
+            }
+            if let Some(found) = depth_first(puzzle, cap, solution, round) {
+                return found;
+            }
+            round += 1;
+        }
     }
 
     /// A file without the SAT engine gives its searches no guess budget (see `guess_budget`),
-    /// so they always answer and this is never reached.
+    /// so the first round always answers and this is never reached.
     #[cfg(without = "sat")]
-    fn search_sat(&mut self, _: &Puzzle, _: u64, _: &mut Option<Vec<u8>>, _: Option<Vec<u16>>) -> u64 {
+    pub fn take_turns(&mut self, _: &Puzzle, _: u64, _: &mut Option<Vec<u8>>) -> u64 {
+        0
+    }
+
+    /// The SAT engine's answer to a canvas, from `settled`, the digits each cell may still
+    /// take.
+    #[cfg(all(not(without = "sat"), not(without = "canvas")))]
+    fn search_sat(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>, settled: Vec<u16>) -> u64 {
+        let slot = self.layout_slot(puzzle);
+        sat_canvas(&self.layouts[slot].1, &settled, cap, solution)
+    }
+
+    /// Without the SAT engine the coupled boards have no guess budget and always answer.
+    #[cfg(all(without = "sat", not(without = "canvas")))]
+    fn search_sat(&mut self, _: &Puzzle, _: u64, _: &mut Option<Vec<u8>>, _: Vec<u16>) -> u64 {
         0
     }
 
@@ -407,6 +419,26 @@ impl Solver {
     }
 }
 
+/// Round `round` of the depth-first search of a 9x9 or 16x16 grid: its answer, or `None`
+/// when the round's guesses ran out first.
+fn depth_first(puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>, round: u32) -> Option<u64> {
+    match &puzzle.shape {
+        #[cfg(not(without = "sixteen"))]
+        Shape::Rows16 => fast16(&puzzle.givens, cap, round).map(|(found, first)| {
+            *solution = first.map(|values| values.to_vec());
+            found
+        }),
+        #[cfg(not(without = "nine"))]
+        _ => fast9(Grid::from_cells(&puzzle.givens, |v| v), cap, round).map(|(found, first)| {
+            *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
+            found
+        }),
+        // A file without the 9x9 engine reads no 9x9 case.
+        #[cfg(without = "nine")]
+        _ => None,
+    }
+}
+
 /// What a search collects: solutions counted up to `cap`, and the first one (`N` cells).
 pub struct Hunt<const N: usize> {
     found: u64,
@@ -414,24 +446,73 @@ pub struct Hunt<const N: usize> {
     first: Option<[u8; N]>,
     /// Guesses still allowed; at 0 the search gives up (see `fast9`).
     guesses: u64,
+    /// Guesses made so far.
+    made: u64,
+}
+
+impl<const N: usize> Hunt<N> {
+    fn new(cap: u64, guesses: u64) -> Self {
+        Hunt { found: 0, cap, first: None, guesses, made: 0 }
+    }
+
+    /// Counts a solution. Each one found gives the search room for more guesses, so that a
+    /// count's budget grows with the solutions it meets rather than with the cap it is given
+    /// (a cap of a million gave an unsolvable grid 64 million guesses).
+    fn found_one(&mut self) {
+        self.found += 1;
+        self.guesses = self.guesses.saturating_add(64);
+    }
+
+    /// Takes one guess from the budget; false when none is left.
+    fn guess(&mut self) -> bool {
+        if self.guesses == 0 {
+            return false;
+        }
+        self.guesses -= 1;
+        self.made += 1;
+        true
+    }
 }
 
 /// Why propagation stopped early: the grid cannot be completed.
 pub struct Contradiction;
 
-/// Guesses a 9x9 search may make before the clause-learning engine takes over. The hardest
-/// known puzzles need a few thousand; some near-empty grids with a hidden dead end (seven
-/// givens, found by the generator) send depth-first search through millions, where learnt
-/// clauses need a few hundred conflicts. Counting adds room for the solutions themselves.
+/// Guesses of the first round of a 9x9 search (about 0.4 ms; each later round has four times
+/// as many). Nearly every puzzle ends within it: the hardest of forum_hardest_1905 need a few
+/// thousand, and the SAT engine solves those in about as long.
 #[cfg(not(without = "sat"))]
-fn guess_budget(cap: u64) -> u64 {
-    50_000u64.saturating_add(cap.saturating_mul(64))
+const NINE_GUESSES: u64 = 1_000;
+
+/// Conflicts of the SAT engine's first turn on a 9x9 grid (some 5 µs each). Unsolvable sparse
+/// grids with a hidden pigeonhole (three digits left two cells of a box) take it 100 to 700;
+/// turns of 100 made them wait through two more rounds of search (10 ms at worst, against
+/// 4 ms), with no gain on the hard solvable sets.
+#[cfg(not(without = "sat"))]
+const NINE_CONFLICTS: u64 = 1_000;
+
+/// Guesses of the first round of a 16x16 search. A guess there probes, and costs 4 to 30 µs:
+/// the hardest bundled puzzles need a thousand cheap ones (their times held with 128, and
+/// rose up to threefold with 32), while a grid with a dead end under an early guess can spend
+/// 50,000 dear ones where the SAT engine needs 0.3 ms.
+#[cfg(not(without = "sat"))]
+const SIXTEEN_GUESSES: u64 = 128;
+
+/// Conflicts of the SAT engine's first turn on a 16x16 grid.
+#[cfg(not(without = "sat"))]
+const SIXTEEN_CONFLICTS: u64 = 300;
+
+/// Guesses round `round` of a search on a grid of `side` may make before the SAT engine gets
+/// its turn (see `Solver::take_turns`).
+#[cfg(not(without = "sat"))]
+fn guess_budget(side: usize, round: u32) -> u64 {
+    let first = if side == 16 { SIXTEEN_GUESSES } else { NINE_GUESSES };
+    first.saturating_mul(4u64.saturating_pow(round))
 }
 
 /// Without the SAT engine (a tailored file for a judge's valid puzzles) nothing takes over,
 /// so the searches run to the end.
 #[cfg(without = "sat")]
-fn guess_budget(_: u64) -> u64 {
+fn guess_budget(_: usize, _: u32) -> u64 {
     u64::MAX
 }
 
@@ -1505,10 +1586,12 @@ mod sat {
     /// The end of a watch list.
     const NO_WATCH: u32 = u32::MAX;
 
-    /// Why the search stopped: a model was found, or the rules cannot all hold.
+    /// Why the search stopped: a model was found, the rules cannot all hold, or its conflicts
+    /// reached the limit it was given.
     enum SatResult {
         Model,
         Unsat,
+        Unknown,
     }
 
     struct Sat<'a> {
@@ -1543,6 +1626,10 @@ mod sat {
         phase: Vec<bool>,
         seen: Vec<bool>,
         conflicts: u64,
+        /// Conflicts after which `solve` stops with `Unknown`, to be called again later.
+        limit: u64,
+        /// Restarts so far: a search that is called again goes on along the Luby sequence.
+        restarts: u32,
         unsat: bool,
     }
 
@@ -1575,6 +1662,8 @@ mod sat {
                 phase: vec![true; vars],
                 seen: vec![false; vars],
                 conflicts: 0,
+                limit: u64::MAX,
+                restarts: 0,
                 unsat: false,
             }
         }
@@ -1996,16 +2085,16 @@ mod sat {
             self.head = start;
         }
 
-        /// Searches for a model from level 0, with restarts on the Luby sequence.
+        /// Searches for a model from level 0, with restarts on the Luby sequence, until
+        /// `limit` conflicts in all.
         fn solve(&mut self) -> SatResult {
             if self.unsat {
                 return SatResult::Unsat;
             }
             self.backtrack(0);
-            let mut restart = 0u32;
             loop {
-                let budget = 64 * luby(restart);
-                restart += 1;
+                let budget = 64 * luby(self.restarts);
+                self.restarts += 1;
                 let mut conflicts = 0;
                 loop {
                     if let Some(clause) = self.propagate() {
@@ -2019,6 +2108,10 @@ mod sat {
                         self.backtrack(back);
                         self.learn(learnt);
                         self.bump *= 1.0 / 0.95;
+                        if self.conflicts >= self.limit {
+                            // What was learnt stays; the next call starts again from level 0.
+                            return SatResult::Unknown;
+                        }
                         continue;
                     }
                     if conflicts >= budget {
@@ -2076,61 +2169,91 @@ mod sat {
     }
 
     /// Solves or counts a canvas with the SAT engine, from the digits each cell may still take
-    /// (`start`, bit d: digit d + 1; a given is a single digit). Counting enumerates the
-    /// assignments of the shared cells; each one's completions are the product of the grids' own
-    /// counts.
+    /// (`start`, bit d: digit d + 1; a given is a single digit).
     pub fn sat_canvas(layout: &Layout, start: &[u16], cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
-        let n = layout.cells;
-        let digits = layout.digits;
-        let mut sat = Sat::new(layout);
-        if !sat.start_from(start) {
-            return 0;
-        }
-        sat.heap_only_open();
-        // A lone grid (a puzzle that outran the depth-first search) has no shared cells to
-        // enumerate: each of its solutions is counted and blocked whole instead.
-        let single = layout.grids.len() <= 1;
-        let shared_vars: Vec<usize> = if single {
-            (0..n * digits).collect()
-        } else {
-            layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
-        };
-        let mut found = 0u64;
-        while found < cap {
-            if let SatResult::Unsat = sat.solve() {
-                break;
+        SatRun::new(layout, start, cap).run(u64::MAX, solution).unwrap_or(0)
+    }
+
+    /// A SAT search for the solutions of a puzzle, up to `cap`, that can stop after some
+    /// conflicts and go on later from where it stopped. Counting enumerates the assignments of
+    /// the shared cells; each one's completions are the product of the grids' own counts.
+    pub struct SatRun<'a> {
+        sat: Sat<'a>,
+        start: Vec<u16>,
+        cap: u64,
+        found: u64,
+        /// A lone grid (a 9x9 or 16x16 puzzle) has no shared cells to enumerate: each of its
+        /// solutions is counted and blocked whole instead.
+        single: bool,
+        /// The variables a found solution is blocked on.
+        blocked: Vec<usize>,
+        /// The rules fail at level 0.
+        failed: bool,
+    }
+
+    impl<'a> SatRun<'a> {
+        pub fn new(layout: &'a Layout, start: &[u16], cap: u64) -> SatRun<'a> {
+            let mut sat = Sat::new(layout);
+            let failed = !sat.start_from(start);
+            if !failed {
+                sat.heap_only_open();
             }
-            let values: Vec<u8> = (0..n).map(|c| sat.candidates(c).trailing_zeros() as u8 + 1).collect();
-            let left = cap - found;
-            if left == 1 || single {
-                found += 1;
+            let single = layout.grids.len() <= 1;
+            let blocked: Vec<usize> = if single {
+                (0..layout.cells * layout.digits).collect()
             } else {
-                let mut product: u64 = 1;
-                for grid in &layout.grids {
-                    let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
-                    let mut grid = Grid::from_candidates(|i| {
-                        let cell = grid[i];
-                        if shared(cell) {
-                            1 << (values[cell as usize] - 1)
-                        } else {
-                            start[cell as usize]
-                        }
-                    });
-                    // Shared cells are fixed here, so each grid is well constrained: no budget.
-                    let mut hunt = Hunt { found: 0, cap: left, first: None, guesses: u64::MAX };
-                    search9(&mut grid, &mut hunt);
-                    product = product.saturating_mul(hunt.found).min(left);
-                }
-                found += product;
-            }
-            if solution.is_none() {
-                *solution = Some(values);
-            }
-            if found < cap {
-                sat.block(&shared_vars);
-            }
+                layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
+            };
+            SatRun { sat, start: start.to_vec(), cap, found: 0, single, blocked, failed }
         }
-        found
+
+        /// Searches on until `conflicts` conflicts in all: the number of solutions (the first one
+        /// in `solution`), or `None` when the conflicts ran out first.
+        pub fn run(&mut self, conflicts: u64, solution: &mut Option<Vec<u8>>) -> Option<u64> {
+            if self.failed {
+                return Some(0);
+            }
+            self.sat.limit = conflicts;
+            let layout = self.sat.layout;
+            let n = layout.cells;
+            while self.found < self.cap {
+                match self.sat.solve() {
+                    SatResult::Unsat => break,
+                    SatResult::Unknown => return None,
+                    SatResult::Model => {}
+                }
+                let values: Vec<u8> = (0..n).map(|c| self.sat.candidates(c).trailing_zeros() as u8 + 1).collect();
+                let left = self.cap - self.found;
+                if left == 1 || self.single {
+                    self.found += 1;
+                } else {
+                    let mut product: u64 = 1;
+                    for grid in &layout.grids {
+                        let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
+                        let mut grid = Grid::from_candidates(|i| {
+                            let cell = grid[i];
+                            if shared(cell) {
+                                1 << (values[cell as usize] - 1)
+                            } else {
+                                self.start[cell as usize]
+                            }
+                        });
+                        // Shared cells are fixed here, so each grid is well constrained: no budget.
+                        let mut hunt = Hunt::new(left, u64::MAX);
+                        search9(&mut grid, &mut hunt);
+                        product = product.saturating_mul(hunt.found).min(left);
+                    }
+                    self.found += product;
+                }
+                if solution.is_none() {
+                    *solution = Some(values);
+                }
+                if self.found < self.cap {
+                    self.sat.block(&self.blocked);
+                }
+            }
+            Some(self.found)
+        }
     }
 }
 
@@ -2778,7 +2901,7 @@ mod nine {
             match grid.propagate() {
                 Err(Contradiction) => return,
                 Ok(Settled::Solved) => {
-                    hunt.found += 1;
+                    hunt.found_one();
                     if hunt.first.is_none() {
                         let mut digits = [0u8; 81];
                         grid.write_digits(&mut digits);
@@ -2788,10 +2911,9 @@ mod nine {
                 }
                 Ok(Settled::Open) => {}
             }
-            if hunt.guesses == 0 {
+            if !hunt.guess() {
                 return;
             }
-            hunt.guesses -= 1;
             let (d, b, i) = grid.pick();
             let mut next = *grid;
             next.assign(d, b, i);
@@ -2823,9 +2945,10 @@ mod nine {
         [vector, plain]
     }
 
-    /// Solves or counts a 9x9 grid; the first solution comes back in ASCII.
-    pub fn fast9(mut grid: Grid, cap: u64) -> Option<(u64, Option<[u8; 81]>)> {
-        let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
+    /// Solves or counts a 9x9 grid within round `round`'s guesses (see `guess_budget`); the first
+    /// solution comes back in ASCII.
+    pub fn fast9(mut grid: Grid, cap: u64, round: u32) -> Option<(u64, Option<[u8; 81]>)> {
+        let mut hunt = Hunt::new(cap, guess_budget(9, round));
         search9(&mut grid, &mut hunt);
         // Out of guesses before the search ended: the caller hands the puzzle to the SAT engine.
         (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
@@ -3649,11 +3772,11 @@ mod sixteen {
             // A search that has needed this many guesses is on a hard grid: from here on it
             // probes every digit with two places in a row or box too, dearer per guess but
             // cutting such trees several times over.
-            let thorough = guess_budget(hunt.cap) - hunt.guesses >= THOROUGH_AFTER;
+            let thorough = hunt.made >= THOROUGH_AFTER;
             let (d, b, i) = match grid.propagate(thorough) {
                 Err(Contradiction) => return,
                 Ok(Settled16::Solved) => {
-                    hunt.found += 1;
+                    hunt.found_one();
                     if hunt.first.is_none() {
                         let mut values = [0u8; 256];
                         grid.write_values(&mut values);
@@ -3663,10 +3786,9 @@ mod sixteen {
                 }
                 Ok(Settled16::Open(guess)) => guess,
             };
-            if hunt.guesses == 0 {
+            if !hunt.guess() {
                 return;
             }
-            hunt.guesses -= 1;
             let mut next = *grid;
             if next.place(d, b, i).is_ok() {
                 search16(&mut next, hunt);
@@ -3678,13 +3800,13 @@ mod sixteen {
         }
     }
 
-    /// Solves or counts a 16x16 puzzle of 256 values (1-16, 0 = blank); `None` when the search
-    /// ran out of guesses and the SAT engine must answer.
-    pub fn fast16(givens: &[u8], cap: u64) -> Option<(u64, Option<[u8; 256]>)> {
+    /// Solves or counts a 16x16 puzzle of 256 values (1-16, 0 = blank) within round `round`'s
+    /// guesses; `None` when they ran out first.
+    pub fn fast16(givens: &[u8], cap: u64, round: u32) -> Option<(u64, Option<[u8; 256]>)> {
         let Ok(mut grid) = Grid16::from_givens(givens) else {
             return Some((0, None));
         };
-        let mut hunt = Hunt { found: 0, cap, first: None, guesses: guess_budget(cap) };
+        let mut hunt = Hunt::new(cap, guess_budget(16, round));
         search16(&mut grid, &mut hunt);
         (hunt.guesses > 0 || hunt.found >= cap).then_some((hunt.found, hunt.first))
     }
