@@ -117,6 +117,15 @@ SAMURAI_SIXTH_GRID_ANSWER = """\
       519842367
       873965241
 """
+# Unsolvable sparse 9x9 grids with a hidden pigeonhole (issue 27), see `main`.
+PIGEONHOLES = [
+    "000000000000026000000000000000000000010690000906001000001000090040010067000000010",
+    "000900406000046090000000000000000900000300000000000000040000500790000030060000001",
+    "000000000000090150000105009000000800000000010200000006100080000500000000900000640",
+    "000203070000070203000000000602000900003620000007000000000000000000010090000000000",
+    "009040000016000900005000000000000000002906500000050069000000000000001000000000005",
+    "040800000000005000002000000370090000000000000009703000000000070000000095006000030",
+]
 # Random sparse canvases (non-clashing givens) found by the fuzzing of the canvas search.
 SPARSE_SAMURAI = """\
 002000000   000000000
@@ -327,6 +336,13 @@ def main():
     # proves every 'no solution' again by an exhaustive count.
     sparse = "000000009000000003000000000217000900000700000009000210600000000000000040000000060"
     case("poj2676/sparse-no-solution-t5", "5\n" + rows(sparse) * 5, expected="no solution\n" * 5)
+    # Issue 27: sparse grids (15-17 givens, no clash) where three digits have only two cells of
+    # a box left, which no rule of the depth-first search sees: each took it 50,000 guesses
+    # (16-20 ms whole process) before the SAT engine; now a pigeonhole check refutes them
+    # when the search hands over. The six slowest of 2,000 made as `pigeonhole` in
+    # benches/worst_case.rs makes them (by a Python version of it, seed 1).
+    case("poj2676/pigeonhole-no-solution-t6", "6\n" + "".join(rows(p) for p in PIGEONHOLES),
+         expected="no solution\n" * 6)
     case("samurai/sparse-no-solution", SPARSE_SAMURAI, expected="no solution\n")
     case("gattai/butterfly-sparse", SPARSE_BUTTERFLY)
     case("samurai/sparse-slow", SLOW_SAMURAI)

@@ -394,6 +394,9 @@ mod sandbox_cli;
 #[path = "support/tall_canvas.rs"]
 mod tall_canvas;
 
+#[path = "support/turns.rs"]
+mod turns;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 100,000 inputs (about 15 s in a debug build); `FUZZ_ROUNDS` and `FUZZ_SEED` explore further.
