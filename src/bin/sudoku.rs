@@ -2745,6 +2745,24 @@ mod nine {
         }
 
         /// The first digit that bit `i` of band `b` still allows.
+        /// The open cell of `cells` (a mask per band) with the fewest candidates, and its first
+        /// digit, as a guess; `None` when none of them is open.
+        pub fn pick_among(&self, cells: &[u32; 3]) -> Option<(usize, usize, u32)> {
+            let mut best: Option<(u32, usize, u32)> = None;
+            for (b, &mask) in cells.iter().enumerate() {
+                let mut m = mask & self.open[b];
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let n = (0..9).map(|d| self.cand[3 * d + b] >> i & 1).sum::<u32>();
+                    if best.map_or(true, |(fewest, _, _)| n < fewest) {
+                        best = Some((n, b, i));
+                    }
+                }
+            }
+            best.map(|(_, b, i)| (self.first_digit(b, i), b, i))
+        }
+
         fn first_digit(&self, b: usize, i: u32) -> usize {
             // All nine looked at with no early exit (whose branch mispredicts); none gives 0.
             let digits = (0..9).fold(0u32, |m, d| m | (self.cand[3 * d + (b & 3)] >> i & 1) << d);
@@ -3269,9 +3287,71 @@ mod canvas {
         }
     }
 
+    /// Counts a canvas's solutions (up to `hunt.cap`) on coupled boards, guessing only in cells
+    /// that two grids share (`shared_cells[g]`, per band of board `g`): once every shared cell
+    /// is fixed, the grids no longer touch, and the canvas's completions are the product of
+    /// each board's own, which a plain 9x9 search counts. Each such assignment once was a
+    /// model of the SAT engine, blocked and solved for again: an empty butterfly took 4 s to
+    /// reach 10,000.
+    fn count_boards(boards: &mut [Grid], shared: &[SharedBoxes], shared_cells: &[[u32; 3]], hunt: &mut BoardHunt) {
+        loop {
+            if settle_boards(boards, shared, &mut hunt.changes).is_err() {
+                return;
+            }
+            let guess = boards
+                .iter()
+                .zip(shared_cells)
+                .enumerate()
+                .find_map(|(g, (board, cells))| board.pick_among(cells).map(|guess| (g, guess)));
+            let Some((g, (d, b, i))) = guess else {
+                let left = hunt.cap - hunt.found;
+                let mut product = 1u64;
+                let mut firsts = Vec::new();
+                for board in boards.iter() {
+                    let mut hunt = Hunt::new(left, u64::MAX);
+                    search9(&mut board.clone(), &mut hunt);
+                    product = product.saturating_mul(hunt.found).min(left);
+                    if product == 0 {
+                        return;
+                    }
+                    firsts.extend(hunt.first.map(|digits| Grid::from_line(&digits)));
+                }
+                hunt.found += product;
+                // Each assignment that counts leaves room for more guesses, as a solution does.
+                hunt.guesses = hunt.guesses.saturating_add(64);
+                if hunt.first.is_none() {
+                    hunt.first = Some(firsts);
+                }
+                return;
+            };
+            if hunt.guesses == 0 {
+                return;
+            }
+            hunt.guesses -= 1;
+            let mut next = boards.to_vec();
+            next[g].assign(d, b, i);
+            count_boards(&mut next, shared, shared_cells, hunt);
+            if hunt.found >= hunt.cap || hunt.guesses == 0 {
+                return;
+            }
+            boards[g].eliminate(d, b, i);
+        }
+    }
+
+    /// The cells of each board that another grid shares, per band.
+    fn shared_cells(boards: usize, shared: &[SharedBoxes]) -> Vec<[u32; 3]> {
+        let mut cells = vec![[0u32; 3]; boards];
+        for link in shared {
+            cells[link.a.0][link.a.1] |= link.cells;
+            // The shared boxes sit in the second board's band `shift` places lower.
+            cells[link.b.0][link.b.1] |= shifted(link.cells, -link.shift);
+        }
+        cells
+    }
+
     /// Solves or counts (up to `cap`) a canvas on coupled boards. `Err`: the search ran out of
-    /// guesses, or the count goes past 2; the SAT engine must answer, from the digits each cell
-    /// may still take once the boards have settled (bit d: digit d + 1).
+    /// guesses; the SAT engine must answer, from the digits each cell may still take once the
+    /// boards have settled (bit d: digit d + 1).
     pub fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
         // The canvas cell index of each grid's 81 cells, in reading order.
         let cells: Vec<[usize; 81]> = canvas
@@ -3307,12 +3387,17 @@ mod canvas {
             }
             start
         };
-        if cap > 2 {
-            return Err(settled(&boards));
-        }
         let root = boards.clone();
         let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES, changes };
-        search_boards(&mut boards, &shared, &mut hunt);
+        if cap > 2 {
+            let shared_cells = shared_cells(boards.len(), &shared);
+            count_boards(&mut boards, &shared, &shared_cells, &mut hunt);
+            if hunt.guesses == 0 && hunt.found < cap {
+                return Err(settled(&root));
+            }
+        } else {
+            search_boards(&mut boards, &shared, &mut hunt);
+        }
         if hunt.guesses == 0 && hunt.found < cap {
             // The boards left at the top of the search lack only what exhausted subtrees refuted:
             // the SAT engine starts from them, unless a solution was found there (it must be
