@@ -3146,13 +3146,19 @@ mod canvas {
         let mut out: Vec<SharedBoxes> = Vec::new();
         for (ga, &(ta, la)) in corners.iter().enumerate() {
             for (gb, &(tb, lb)) in corners.iter().enumerate().skip(ga + 1) {
+                if tb + 9 <= ta || ta + 9 <= tb || lb + 9 <= la || la + 9 <= lb {
+                    continue;
+                }
+                // A pair's entries are the last ones pushed: looking through all of them made
+                // the set-up quadratic in the grids (some 15 ms of a 63x63 canvas's 361, now 0.3).
+                let from = out.len();
                 for (band, box_column) in (0..9).map(|k| (k / 3, k % 3)) {
                     let (r, c) = (ta + 3 * band, la + 3 * box_column);
                     if (tb..tb + 9).contains(&r) && (lb..lb + 9).contains(&c) {
                         let b = (gb, (r - tb) / 3);
                         let shift = 3 * box_column as i32 - (c - lb) as i32;
                         let cells = BOX0 << (3 * box_column);
-                        match out.iter_mut().find(|s| s.a == (ga, band) && s.b == b) {
+                        match out[from..].iter_mut().find(|s| s.a == (ga, band) && s.b == b) {
                             Some(boxes) => boxes.cells |= cells,
                             None => out.push(SharedBoxes { a: (ga, band), b, cells, shift }),
                         }
