@@ -3116,8 +3116,9 @@ mod canvas {
     //! and a box that two grids share is kept the same in both: after each board settles, the
     //! shared box's digit masks are intersected and both boards get what is left, until no box
     //! changes. A guess is a cell of one board. The search solves or tells unique (caps up to
-    //! 2, what the generator asks) within a guess budget; past it, or for larger counts, the SAT
-    //! engine answers, whose learnt clauses keep sparse canvases from thrashing.
+    //! 2, what the generator asks), and larger counts enumerate the shared cells and multiply
+    //! the boards' own counts, within a guess budget; past it the SAT engine answers, whose
+    //! learnt clauses keep sparse canvases from thrashing.
 
     use super::*;
 
