@@ -394,6 +394,12 @@ mod sandbox_cli;
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 
+#[path = "support/tall_canvas.rs"]
+mod tall_canvas;
+
+#[path = "support/turns.rs"]
+mod turns;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 30,000 inputs a run (about 6 s in a test build; the seed's first 100,000 were clean when

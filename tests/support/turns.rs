@@ -1,0 +1,92 @@
+//! Issue 27: past its first round a grid's search takes turns with the SAT engine, and goes on
+//! where it stopped. The resumable searches must meet the solutions the recursive ones meet,
+//! however often they stop, and the turns must give the counts a search alone gives.
+
+use std::path::Path;
+use sudoku_judge::solver::{fast16, fast9, Grid, Reader, Search16, Search9, Solver};
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+/// 9x9 puzzle lines of the bundled cases: hard sets, and sparse grids with many solutions.
+fn lines() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for path in ["cases/lines/top1465-1/input.txt", "cases/lines/serg-multi-solution/input.txt"] {
+        for line in read(path).lines().filter(|l| l.len() == 81) {
+            out.push(line.bytes().map(|b| if b == b'.' { b'0' } else { b }).collect());
+        }
+    }
+    assert!(out.len() >= 8);
+    out
+}
+
+#[test]
+fn a_resumable_9x9_search_meets_what_the_recursive_one_meets_however_often_it_stops() {
+    for cells in lines() {
+        for cap in [1, 2, 40] {
+            let whole = fast9(Grid::from_line(&cells), cap).expect("within the first round");
+            for step in [1, 7, u64::MAX] {
+                let mut search = Search9::new(Grid::from_line(&cells), cap);
+                let mut turns = 0;
+                let answer = loop {
+                    turns += 1;
+                    if let Some(answer) = search.run(step) {
+                        break answer;
+                    }
+                };
+                assert_eq!(answer, whole, "cap {cap}, {step} guesses a turn");
+                assert!(step != u64::MAX || turns == 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_resumable_16x16_search_meets_what_the_recursive_one_meets() {
+    let text = read("cases/sixteen/several-solutions/input.txt") + "\n" + &read("cases/poj3076/minimal-1/input.txt");
+    let mut reader = Reader::new(text.as_bytes());
+    let mut n = 0;
+    while let Some(case) = reader.next_case() {
+        let puzzle = case.unwrap();
+        for cap in [1, 3] {
+            let Some(whole) = fast16(&puzzle.givens, cap) else { continue };
+            let mut search = Search16::new(&puzzle.givens, cap).expect("no clash");
+            let answer = loop {
+                if let Some(answer) = search.run(3) {
+                    break answer;
+                }
+            };
+            assert_eq!(answer, whole, "case {}, cap {cap}", puzzle.case);
+            n += 1;
+        }
+    }
+    assert!(n >= 4);
+}
+
+#[test]
+fn held_out_grids_that_outran_the_search_get_the_counts_a_search_alone_gives() {
+    // The pigeonholes: the `sudoku` crate and our turns agree there is none (our search alone
+    // would go through millions of guesses).
+    let text = read("cases/poj2676/pigeonhole-no-solution-t6/input.txt");
+    let mut reader = Reader::new(text.as_bytes());
+    let mut solver = Solver::new();
+    while let Some(case) = reader.next_case() {
+        let puzzle = case.unwrap();
+        let mut bytes = [0u8; 81];
+        bytes.copy_from_slice(&puzzle.givens);
+        assert!(sudoku::Sudoku::from_bytes(bytes).unwrap().some_solution().is_none());
+        assert_eq!(solver.count(&puzzle, 5), 0);
+        assert_eq!(solver.solve(&puzzle), None);
+    }
+    // The 16x16 dead ends: counts up to 50 by the turns (the SAT engine counts too) and by the
+    // search alone, which takes 0.2 s or more on each: two of them keep the test short.
+    let text = read("cases/sixteen/dead-end-several-solutions/input.txt");
+    let mut reader = Reader::new(text.as_bytes());
+    for _ in 0..2 {
+        let puzzle = reader.next_case().unwrap().unwrap();
+        let alone = Search16::new(&puzzle.givens, 50).unwrap().run(u64::MAX).unwrap().0;
+        assert!(alone >= 2);
+        assert_eq!(solver.count(&puzzle, 50), alone, "case {}", puzzle.case);
+    }
+}
