@@ -95,12 +95,10 @@ fn judging_against_a_reference_needs_no_expected_output() {
         "one/input.txt",
         "1\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n000000000\n",
     )]);
-    judge()
-        .arg(dir.path())
-        .args(["--ref", "@sudoku", "--checker", "lines"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("ref ms").and(predicate::str::is_match("one +AC").unwrap()));
+    judge().arg(dir.path()).args(["--ref", "@sudoku", "--checker", "lines"]).assert().success().stdout(
+        predicate::str::contains("ref ms")
+            .and(predicate::function(|out: &str| out.lines().any(|l| l.split_whitespace().take(2).eq(["one", "AC"])))),
+    );
     judge()
         .arg(dir.path())
         .args(["--ref", "@sudoku", "--checker", "lines", "--", "@fixture", "planted", "0"])
