@@ -80,6 +80,9 @@ const WATCH_EVERY: Duration = Duration::from_millis(5);
 /// wall-clock limit of real time: a machine that starves a run this much cannot judge it,
 /// and the verdict says so (IE) rather than blaming the program.
 const WALL_CAP: u32 = 8;
+/// A run that has used no CPU for this long has stopped using it (CPU time is counted in
+/// 10 ms ticks, and a starved program still gets several of them in this time).
+const STALL: Duration = Duration::from_millis(250);
 
 /// How long the readers may go on draining the pipes after every process of the run is
 /// gone (only a process outside the run could hold them open longer).
@@ -351,6 +354,8 @@ fn run_with(
             // A sample of a large tree takes a while: the next one waits four times as long, so
             // the watchdog never takes more than a fifth of a core from the run.
             let mut pause = WATCH_EVERY;
+            // (when, tree CPU ms) of recent samples, the oldest at least STALL ago.
+            let mut cpu_history: std::collections::VecDeque<(Instant, u64)> = std::collections::VecDeque::new();
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(pause) {
                 let sampled = Instant::now();
                 let usage = crate::proctree::usage(root.root, input_inode);
@@ -368,13 +373,29 @@ fn run_with(
                     }
                 }
                 let waited = Duration::from_nanos(delays.values().sum());
-                if ended_by.is_none() {
+                // Once every process has ended, the time until the launcher reports it (on a
+                // busy machine, it waits for a CPU too) is not the program's.
+                // A program ended for wall time is one that stopped using the CPU: none of its
+                // processes runnable now, and no CPU used for a quarter second. (A thread
+                // waiting in a run queue right now has not had that wait added to its run
+                // delay yet: without this, a long wait on a loaded machine looked like sleep.)
+                cpu_history.push_back((sampled, usage.cpu_ms));
+                while cpu_history.len() > 1 && sampled.duration_since(cpu_history[1].0) >= STALL {
+                    cpu_history.pop_front();
+                }
+                let stalled = usage.runnable == 0
+                    && cpu_history
+                        .front()
+                        .is_some_and(|&(at, cpu)| sampled.duration_since(at) >= STALL && usage.cpu_ms <= cpu);
+                if ended_by.is_none() && usage.live > 0 {
                     if usage.cpu_ms > cpu_guard {
                         ended_by = Some("cpu");
-                    } else if elapsed.saturating_sub(waited) > wall {
+                    } else if elapsed.saturating_sub(waited) > wall && stalled {
                         ended_by = Some("wall");
                     } else if elapsed > wall * WALL_CAP {
-                        ended_by = Some("busy");
+                        // Mostly waiting for a CPU: the machine's doing; otherwise the program
+                        // kept its CPU use too thin to stall and too slow to end.
+                        ended_by = Some(if waited * 2 > elapsed { "busy" } else { "wall" });
                     }
                 }
                 if !memory_killed && usage.rss_kib > memory_guard_kib {

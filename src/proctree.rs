@@ -98,6 +98,11 @@ pub struct Usage {
     /// (a fork's untouched memory) once in all rather than k times; plus what their memfds
     /// hold beyond their mappings.
     pub rss_kib: u64,
+    /// Processes of the tree that have not ended (zombies left out).
+    pub live: usize,
+    /// Processes running, waiting for a CPU, or in uninterruptible I/O (state R or D): not
+    /// sleeping of their own accord.
+    pub runnable: usize,
 }
 
 /// A process's proportional set size, in KiB (`Pss:` of `/proc/PID/smaps_rollup`).
@@ -170,6 +175,8 @@ pub fn usage(root: i32, input: u64) -> Usage {
         let fields: Vec<&str> = rest.split_whitespace().collect();
         // After the name: state is field 0; utime 11, stime 12, cutime 13, cstime 14; rss 21.
         let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+        total.live += usize::from(fields.first() != Some(&"Z"));
+        total.runnable += usize::from(matches!(fields.first(), Some(&"R" | &"D")));
         total.cpu_ms += (field(11) + field(12) + field(13) + field(14)) * 1000 / ticks;
         let rss = field(21) * page_kib;
         total.rss_kib += if shared { pss_kib(pid).unwrap_or(rss) } else { rss };
