@@ -139,8 +139,8 @@ pub struct CaseResult {
     #[serde(skip)]
     pub input_head: Option<InputHead>,
     /// The last lines each way between the solver and the interactor of a failed
-    /// interactive case, for the report.
-    #[serde(skip)]
+    /// interactive case, for the report (and `--json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript: Option<crate::interact::Transcript>,
 }
 

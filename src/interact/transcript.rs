@@ -114,6 +114,33 @@ impl Transcript {
     }
 }
 
+/// In `--json`: the kept lines in order (`from`, `text`, whether `cut` at `LINE_BYTES`, whether
+/// `complete` with its newline), how many earlier lines were dropped, and who hung up first.
+impl serde::Serialize for Transcript {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let unfinished = [Side::Solver, Side::Interactor]
+            .into_iter()
+            .map(|s| (s, &self.partial[s.index()]))
+            .filter(|(_, (line, _))| !line.is_empty())
+            .map(|(s, (line, cut))| (s, line, *cut, false));
+        let finished = self.lines.iter().map(|(s, line, cut)| (*s, line, *cut, true));
+        let lines: Vec<serde_json::Value> = finished
+            .chain(unfinished)
+            .map(|(from, line, cut, complete)| {
+                serde_json::json!({
+                    "from": from, "text": String::from_utf8_lossy(line), "cut": cut, "complete": complete,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "dropped_lines": self.dropped.iter().sum::<u64>(),
+            "lines": lines,
+            "first_to_end": self.first_to_end,
+        });
+        doc.serialize(serializer)
+    }
+}
+
 /// One direction of a case's exchange, as [`crate::exec`] relays it.
 pub struct Direction {
     pub from: Side,

@@ -85,3 +85,21 @@ fn an_interactor_named_in_case_toml_is_taken_from_its_folder_and_may_write_its_o
         .code(1)
         .stdout(predicate::str::contains("the interactor says WA").and(predicate::str::contains("> goodbye")));
 }
+
+#[test]
+fn the_json_report_holds_the_transcript_of_a_failed_interactive_case() {
+    let dir = oracle_case();
+    let json = dir.path().join("r.json");
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--json"])
+        .arg(&json)
+        .args(["--", "@fixture", "print ? 1 1; print ? 1 2; print ? 1 3"])
+        .assert()
+        .code(1);
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let transcript = &report["cases"][0]["transcript"];
+    let lines = transcript["lines"].as_array().unwrap_or_else(|| panic!("{report}"));
+    assert!(lines.iter().any(|l| l["from"] == "solver" && l["text"] == "? 1 3"), "{transcript}");
+    assert!(lines.iter().any(|l| l["from"] == "interactor" && l["text"] == "804000107"), "{transcript}");
+}
