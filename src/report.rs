@@ -205,12 +205,7 @@ fn colour(style: Style, code: &str, text: &str) -> String {
 
 /// A diff of `expected` against `output`, at most `max_lines` lines long; only its first hunk
 /// when `first_only`. Drawn side by side or unified as `style` says; in colour on a terminal
-/// (expected red, received green).
-pub fn diff(output: &[u8], expected: &[u8], max_lines: usize, first_only: bool) -> String {
-    diff_styled(output, expected, max_lines, first_only, Style::default()).1
-}
-
-/// As `diff`, also saying which view was drawn.
+/// (expected red, received green). Returns the view drawn and the text.
 pub fn diff_styled(
     output: &[u8],
     expected: &[u8],
@@ -393,7 +388,7 @@ mod tests {
     fn control_characters_never_reach_the_terminal() {
         assert_eq!(tame("\x1b[2Jall passed\r\n"), "\\x1B[2Jall passed\\x0D\n");
         assert_eq!(tame_line("a\nb\tc\x07"), "a\\nb\\tc\\x07");
-        let d = diff(b"\x1b[31mred\n", b"x\n", 40, false);
+        let d = diff_styled(b"\x1b[31mred\n", b"x\n", 40, false, Style::default()).1;
         assert!(!d.contains('\x1b') && d.contains("\\x1B[31mred"), "{d}");
     }
 
@@ -431,7 +426,7 @@ mod tests {
         let style = Style { color: true, diff: DiffView::Unified, ..Style::default() };
         let d = diff_styled(b"b\n", b"a\n", 40, false, style).1;
         assert_eq!(d, "@@\n\x1b[31m-a\x1b[0m\n\x1b[32m+b\x1b[0m");
-        assert!(!diff(b"b\n", b"a\n", 40, false).contains('\x1b'));
+        assert!(!diff_styled(b"b\n", b"a\n", 40, false, Style::default()).1.contains('\x1b'));
     }
 
     #[test]

@@ -86,6 +86,17 @@ impl Transcript {
         self.lines.is_empty() && self.partial.iter().all(|(p, _)| p.is_empty())
     }
 
+    /// The kept lines in the order they were written, then each side's line still open:
+    /// (writer, bytes, cut at `LINE_BYTES`, still open).
+    fn entries(&self) -> impl Iterator<Item = (Side, &Vec<u8>, bool, bool)> + '_ {
+        let unfinished = [Side::Solver, Side::Interactor]
+            .into_iter()
+            .map(|s| (s, &self.partial[s.index()]))
+            .filter(|(_, (line, _))| !line.is_empty())
+            .map(|(s, (line, cut))| (s, line, *cut, true));
+        self.lines.iter().map(|(s, line, cut)| (*s, line, *cut, false)).chain(unfinished)
+    }
+
     /// The transcript for a report: `>` the solver's lines, `<` the interactor's, each made
     /// harmless for a terminal (see [`crate::report::tame`]).
     pub fn show(&self) -> String {
@@ -94,13 +105,7 @@ impl Transcript {
         if dropped > 0 {
             out += &format!("  ... {dropped} earlier lines\n");
         }
-        let unfinished = [Side::Solver, Side::Interactor]
-            .into_iter()
-            .map(|s| (s, &self.partial[s.index()]))
-            .filter(|(_, (line, _))| !line.is_empty())
-            .map(|(s, (line, cut))| (s, line, *cut, true));
-        let finished = self.lines.iter().map(|(s, line, cut)| (*s, line, *cut, false));
-        for (side, line, cut, open) in finished.chain(unfinished) {
+        for (side, line, cut, open) in self.entries() {
             let mark = if side == Side::Solver { '>' } else { '<' };
             let text = crate::report::tame(&String::from_utf8_lossy(line)).replace('\t', "\\t");
             let more = if cut { "…" } else { "" };
@@ -118,17 +123,11 @@ impl Transcript {
 /// `complete` with its newline), how many earlier lines were dropped, and who hung up first.
 impl serde::Serialize for Transcript {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let unfinished = [Side::Solver, Side::Interactor]
-            .into_iter()
-            .map(|s| (s, &self.partial[s.index()]))
-            .filter(|(_, (line, _))| !line.is_empty())
-            .map(|(s, (line, cut))| (s, line, *cut, false));
-        let finished = self.lines.iter().map(|(s, line, cut)| (*s, line, *cut, true));
-        let lines: Vec<serde_json::Value> = finished
-            .chain(unfinished)
-            .map(|(from, line, cut, complete)| {
+        let lines: Vec<serde_json::Value> = self
+            .entries()
+            .map(|(from, line, cut, open)| {
                 serde_json::json!({
-                    "from": from, "text": String::from_utf8_lossy(line), "cut": cut, "complete": complete,
+                    "from": from, "text": String::from_utf8_lossy(line), "cut": cut, "complete": !open,
                 })
             })
             .collect();
