@@ -287,10 +287,14 @@ fn run_with(
     };
     // Our copies of the write ends must go, or the readers would never see the end.
     drop((out_w, err_w));
-    if let Err(why) = started? {
-        return Ok(spawn_error(why));
-    }
+    let keeper = match started? {
+        Ok(keeper) => keeper,
+        Err(why) => return Ok(spawn_error(why)),
+    };
     let root = launcher.tree();
+    // The processes of the run: the keeper's descendants when it has one (the keeper, ours,
+    // is left out of its figures), else the launcher's.
+    let measured = keeper.unwrap_or(root.root);
     let overflow = Arc::new(AtomicBool::new(false));
 
     let (out_tx, out_rx) = mpsc::channel();
@@ -358,7 +362,7 @@ fn run_with(
             let mut cpu_history: std::collections::VecDeque<(Instant, u64)> = std::collections::VecDeque::new();
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(pause) {
                 let sampled = Instant::now();
-                let usage = crate::proctree::usage(root.root, input_inode);
+                let usage = crate::proctree::usage(measured, input_inode);
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
                 // Children the kernel reaps (their parent ignores SIGCHLD) take their CPU time
                 // with them: the most the tree was seen to have used is a floor under the figure.
@@ -367,7 +371,7 @@ fn run_with(
                 // Waiting for a CPU is the machine's doing, not the program's: it is measured
                 // from half the wall limit on, and only time not spent so counts.
                 if elapsed > wall / 2 {
-                    for (tid, ns) in crate::proctree::run_delays(root.root) {
+                    for (tid, ns) in crate::proctree::run_delays(measured) {
                         let seen = delays.entry(tid).or_insert(0);
                         *seen = (*seen).max(ns);
                     }

@@ -250,20 +250,23 @@ impl Launcher {
     }
 
     /// Asks for a run. The outer error means the launcher itself failed (replace it); the
-    /// inner one, that the program could not be started (the launcher is fine).
+    /// inner one, that the program could not be started (the launcher is fine). A run in a
+    /// PID namespace of its own comes with its keeper's PID: the run is the keeper's
+    /// descendants.
     pub fn start_run(
         &self,
         req: &Request,
         stdin: &OwnedFd,
         stdout: &OwnedFd,
         stderr: &OwnedFd,
-    ) -> io::Result<Result<(), String>> {
+    ) -> io::Result<Result<Option<i32>, String>> {
         let fds = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
         send(self.sock.as_raw_fd(), &encode(req), &fds)?;
         let (reply, _) = receive(self.sock.as_raw_fd())?
             .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
         match reply.split_first() {
-            Some((b'S', _)) => Ok(Ok(())),
+            Some((b'S', [])) => Ok(Ok(None)),
+            Some((b'S', &[a, b, c, d])) => Ok(Ok(Some(i32::from_le_bytes([a, b, c, d])))),
             Some((b'E', why)) => Ok(Err(String::from_utf8_lossy(why).into_owned())),
             _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
         }
@@ -306,6 +309,8 @@ pub fn main() -> i32 {
         libc::signal(libc::SIGQUIT, libc::SIG_IGN);
     }
     let sock = 0;
+    // Where runs can have a PID namespace, the launcher's own, to come back to after each.
+    let own_pids = crate::sandbox::pids::support().ok().and_then(|()| crate::sandbox::pids::own_namespace());
     loop {
         let (data, fds) = match receive(sock) {
             Ok(Some(m)) => m,
@@ -315,10 +320,15 @@ pub fn main() -> i32 {
             let _ = send(sock, b"Ebad request", &[]);
             continue;
         };
-        match fork_exec(&req, &fds) {
-            Ok(pid) => {
+        match fork_exec(&req, &fds, own_pids.as_ref()) {
+            Ok(Started { pid, keeper }) => {
                 drop(fds);
-                if send(sock, b"S", &[]).is_err() {
+                // With a keeper, the judge measures the run from it: its descendants are the run.
+                let mut started = vec![b'S'];
+                if keeper.is_some() {
+                    started.extend_from_slice(&pid.to_le_bytes());
+                }
+                if send(sock, &started, &[]).is_err() {
                     break;
                 }
                 if !wait_or_hang_up(pid, sock) {
@@ -326,7 +336,10 @@ pub fn main() -> i32 {
                     sweep(None);
                     return 0;
                 }
-                let ended = collect(pid);
+                let ended = match keeper {
+                    Some(figures) => collect_keeper(pid, &figures),
+                    None => collect(pid),
+                };
                 let mut reply = vec![b'D'];
                 let figures =
                     [ended.status as u32 as u64, ended.cpu_us, ended.maxrss_kib, u64::from(ended.leftovers), floor()];
@@ -367,8 +380,34 @@ fn floor() -> u64 {
     usage.ru_maxrss.max(0) as u64
 }
 
+/// A run as started: the process the launcher waits for, and, when the run has a PID
+/// namespace, the pipe its keeper reports on.
+struct Started {
+    pid: i32,
+    keeper: Option<OwnedFd>,
+}
+
+/// Everything the forked child needs, prepared before the fork: the child only makes
+/// system calls on it (and, in a keeper, may allocate: it is single-threaded).
+struct Prepared {
+    path: CString,
+    /// Kept for the pointers in `argv_ptrs`, which point into it.
+    argv: Vec<CString>,
+    argv_ptrs: Vec<*const libc::c_char>,
+    env: Vec<(CString, CString)>,
+    scratch: Option<CString>,
+    ruleset: Option<landlock::RulesetCreated>,
+    filter: Option<crate::sandbox::syscalls::Filter>,
+    limit: libc::rlimit,
+    fds: [RawFd; 3],
+    /// The write end of the close-on-exec pipe that says why exec failed.
+    report: RawFd,
+}
+
 /// Forks and executes the request with `fds` as stdin, stdout, stderr in a new process group.
-fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
+/// A sandboxed run on a kernel that allows it gets a PID namespace of its own
+/// ([`crate::sandbox::pids`]): the launcher forks the keeper, which forks the program.
+fn fork_exec(req: &Request, fds: &[OwnedFd], own_pids: Option<&OwnedFd>) -> io::Result<Started> {
     let cstr = |s: &std::ffi::OsStr| {
         CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::Other, "a NUL byte in the command"))
     };
@@ -388,13 +427,10 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
         None => (None, None),
     };
     let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
-    let tmpdir = CString::new("TMPDIR").map_err(|_| io::Error::new(io::ErrorKind::Other, "TMPDIR"))?;
-    let mut argv: Vec<CString> = vec![program.clone()];
+    let mut argv: Vec<CString> = vec![program];
     for a in &req.args {
         argv.push(cstr(a)?);
     }
-    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
-    argv_ptrs.push(std::ptr::null());
     let env: Vec<(CString, CString)> =
         req.env.iter().map(|(k, v)| Ok((cstr(k)?, cstr(v)?))).collect::<io::Result<_>>()?;
     // A close-on-exec pipe tells the parent whether exec failed, and why.
@@ -403,63 +439,56 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
     if unsafe { libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    let limit = libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 };
-    let (input, output, errors) = (fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd());
-    // SAFETY: the launcher is single-threaded, so the child may do anything until exec;
-    // it only makes syscalls on memory prepared above.
+    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    argv_ptrs.push(std::ptr::null());
+    let prepared = Prepared {
+        path,
+        argv,
+        argv_ptrs,
+        env,
+        scratch,
+        ruleset,
+        filter,
+        limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
+        fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
+        report: report[1],
+    };
+    // The keeper's own report of the run's figures, read once it has ended.
+    let keeper_pipe = match own_pids.filter(|_| req.scratch.is_some()) {
+        Some(own) if crate::sandbox::pids::next_fork_in_new_namespace() => {
+            let mut ends = [0; 2];
+            // SAFETY: pipe2 writes two new fds.
+            let made = unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == 0;
+            Some((own, made.then_some(ends)))
+        }
+        _ => None,
+    };
+    // SAFETY: the launcher is single-threaded, so the child may do anything until exec.
     let pid = unsafe { libc::fork() };
     if pid == 0 {
+        // SAFETY: in the child, which never returns.
         unsafe {
             libc::close(report[0]);
-            // Dispositions the launcher ignores would pass through exec: the run gets the
-            // defaults.
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            libc::signal(libc::SIGHUP, libc::SIG_DFL);
-            libc::signal(libc::SIGQUIT, libc::SIG_DFL);
-            match &scratch {
-                // Its own session: no controlling terminal to read or write.
-                Some(_) => {
-                    libc::setsid();
+            match keeper_pipe {
+                Some((_, Some(ends))) => {
+                    libc::close(ends[0]);
+                    become_keeper(prepared, ends[1])
                 }
-                None => {
-                    libc::setpgid(0, 0);
-                }
+                _ => become_program(prepared),
             }
-            libc::dup2(input, 0);
-            libc::dup2(output, 1);
-            libc::dup2(errors, 2);
-            libc::setrlimit(libc::RLIMIT_CPU, &limit);
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-            for (k, v) in &env {
-                libc::setenv(k.as_ptr(), v.as_ptr(), 1);
-            }
-            if let Some(dir) = &scratch {
-                libc::setenv(tmpdir.as_ptr(), dir.as_ptr(), 1);
-                if libc::chdir(dir.as_ptr()) != 0 {
-                    let errno = *libc::__errno_location();
-                    libc::write(report[1], (&errno as *const i32).cast(), 4);
-                    libc::_exit(127);
-                }
-            }
-            if let Some(rules) = ruleset {
-                if !crate::sandbox::files::apply(rules) {
-                    // Not a real errno: the parent reads it as "could not enter the sandbox".
-                    let errno: i32 = -1;
-                    libc::write(report[1], (&errno as *const i32).cast(), 4);
-                    libc::_exit(127);
-                }
-            }
-            // Last, once Landlock is in: where the kernel refuses the filter the run goes on
-            // without it (`--sandbox strict` has refused to start on such a kernel).
-            if let Some(filter) = &filter {
-                crate::sandbox::syscalls::apply(filter);
-            }
-            libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
-            let errno = *libc::__errno_location();
-            libc::write(report[1], (&errno as *const i32).cast(), 4);
-            libc::_exit(127);
         }
     }
+    let keeper = match keeper_pipe {
+        Some((own, ends)) => {
+            crate::sandbox::pids::restore(own);
+            ends.map(|[read, write]| {
+                // SAFETY: closing our copy of the keeper's write end; the read end is ours.
+                unsafe { libc::close(write) };
+                unsafe { OwnedFd::from_raw_fd(read) }
+            })
+        }
+        None => None,
+    };
     // SAFETY: closing our copy of the write end; reading the child's report.
     unsafe { libc::close(report[1]) };
     if pid < 0 {
@@ -481,12 +510,110 @@ fn fork_exec(req: &Request, fds: &[OwnedFd]) -> io::Result<i32> {
             io::ErrorKind::Other,
             match i32::from_ne_bytes(errno) {
                 -1 => format!("cannot start '{name}' in its sandbox: the kernel refused the Landlock rules"),
+                -2 => format!("cannot start '{name}' in its own PID namespace: the keeper could not fork"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },
         ));
     }
-    Ok(pid)
+    Ok(Started { pid, keeper })
+}
+
+/// Tells the launcher why the child could not become the program, and exits.
+///
+/// # Safety
+/// Only in the forked child.
+unsafe fn fail(report: RawFd, errno: i32) -> ! {
+    unsafe {
+        libc::write(report, (&errno as *const i32).cast(), 4);
+        libc::_exit(127)
+    }
+}
+
+/// In the keeper, PID 1 of the run's namespace: a `/proc` of the namespace, the program as
+/// its child, then [`crate::sandbox::pids::keep`].
+///
+/// # Safety
+/// Only in the launcher's forked child.
+unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
+    unsafe {
+        // The run must not outlive a launcher that dies without its sweep.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        if crate::sandbox::pids::private_proc() {
+            // The rules name the old /proc, now hidden under the new one.
+            prepared.ruleset = match prepared.ruleset.take().map(crate::sandbox::files::grant_proc) {
+                Some(Ok(rules)) => Some(rules),
+                Some(Err(_)) => fail(prepared.report, -1),
+                None => None,
+            };
+        }
+        let report = prepared.report;
+        let [input, output, errors] = prepared.fds;
+        let program = libc::fork();
+        if program == 0 {
+            libc::close(figures);
+            become_program(prepared);
+        }
+        if program < 0 {
+            fail(report, -2);
+        }
+        // What the program holds is its own: the launcher must see its pipes end with it.
+        for fd in [report, input, output, errors, 0] {
+            libc::close(fd);
+        }
+        crate::sandbox::pids::keep(program, figures)
+    }
+}
+
+/// In the forked child: enters the sandbox (when asked) and becomes the program.
+///
+/// # Safety
+/// Only in a forked child of the single-threaded launcher.
+unsafe fn become_program(prepared: Prepared) -> ! {
+    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, ruleset, filter, limit, fds, report } = prepared;
+    unsafe {
+        // Dispositions the launcher ignores would pass through exec: the run gets the
+        // defaults.
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGHUP, libc::SIG_DFL);
+        libc::signal(libc::SIGQUIT, libc::SIG_DFL);
+        match &scratch {
+            // Its own session: no controlling terminal to read or write.
+            Some(_) => {
+                libc::setsid();
+            }
+            None => {
+                libc::setpgid(0, 0);
+            }
+        }
+        libc::dup2(fds[0], 0);
+        libc::dup2(fds[1], 1);
+        libc::dup2(fds[2], 2);
+        libc::setrlimit(libc::RLIMIT_CPU, &limit);
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+        for (k, v) in &env {
+            libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+        }
+        if let Some(dir) = &scratch {
+            libc::setenv(b"TMPDIR\0".as_ptr().cast(), dir.as_ptr(), 1);
+            if libc::chdir(dir.as_ptr()) != 0 {
+                fail(report, *libc::__errno_location());
+            }
+        }
+        if let Some(rules) = ruleset {
+            if !crate::sandbox::files::apply(rules) {
+                // Not a real errno: the parent reads it as "could not enter the sandbox".
+                fail(report, -1);
+            }
+        }
+        // Last, once Landlock is in: where the kernel refuses the filter the run goes on
+        // without it (`--sandbox strict` has refused to start on such a kernel).
+        if let Some(filter) = &filter {
+            crate::sandbox::syscalls::apply(filter);
+        }
+        libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
+        fail(report, *libc::__errno_location())
+    }
 }
 
 /// The file `program` names: itself when it has a `/`, else the first executable file of
@@ -548,6 +675,44 @@ fn collect(pid: i32) -> Ended {
     let leftovers = crate::proctree::descendants(me).iter().filter(|&&p| p != pid).count() as u32;
     let mut ended = sweep(Some(pid));
     ended.leftovers = leftovers;
+    ended
+}
+
+/// Reaps the keeper of a run, once it has ended, and takes the figures it sent. A keeper
+/// killed before sending them (the watchdog's kill, which the kernel carries to the whole
+/// namespace) is read as the run's end: its own status and usage stand for the run's.
+fn collect_keeper(keeper: i32, figures: &OwnedFd) -> Ended {
+    let mut status = 0;
+    // SAFETY: plain C structs that wait4 fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    while unsafe { libc::wait4(keeper, &mut status, libc::__WALL, &mut usage) } < 0 {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    let mut bytes = [0u8; crate::sandbox::pids::REPORT_BYTES];
+    // SAFETY: reading into our own buffer; the keeper has exited, so this never blocks.
+    let n = unsafe { libc::read(figures.as_raw_fd(), bytes.as_mut_ptr().cast(), bytes.len()) };
+    let field = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    let ended = if n == bytes.len() as isize {
+        Ended {
+            status: field(0) as u32 as i32,
+            cpu_us: field(1),
+            maxrss_kib: field(2),
+            leftovers: field(3).min(u64::from(u32::MAX)) as u32,
+            floor_kib: 0,
+        }
+    } else {
+        let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        Ended {
+            status,
+            cpu_us: us(usage.ru_utime) + us(usage.ru_stime),
+            maxrss_kib: usage.ru_maxrss.max(0) as u64,
+            ..Ended::default()
+        }
+    };
+    // Nothing of the run is outside the namespace; this only makes sure.
+    sweep(None);
     ended
 }
 

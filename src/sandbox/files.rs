@@ -135,6 +135,13 @@ pub fn ruleset(
     ruleset.add_rule(PathBeneath::new(scratch, AccessFs::from_all(WANTED))).map_err(e)
 }
 
+/// In a run's keeper, once it has mounted the namespace's own `/proc` over the machine's:
+/// the rules granted the old one, which the program can no longer reach.
+pub fn grant_proc(ruleset: RulesetCreated) -> Result<RulesetCreated, String> {
+    let fd = PathFd::new("/proc").map_err(|e| e.to_string())?;
+    ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_read(WANTED))).map_err(|e| e.to_string())
+}
+
 /// In the forked child, just before `exec`: the ruleset takes hold for good. Whether it did.
 pub fn apply(ruleset: RulesetCreated) -> bool {
     ruleset.restrict_self().is_ok()

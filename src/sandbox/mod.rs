@@ -5,6 +5,9 @@
 //!   and signals no process outside its run (so it cannot stop or kill the judge or the
 //!   launcher);
 //! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run;
+//! - [`pids`]: its own PID namespace and `/proc`, whose init is a keeper of ours: it sees
+//!   and signals no process outside its run, and what is left when the run ends is killed
+//!   at once;
 //! - [`syscalls`]: a seccomp filter refusing the system calls that could harm the machine
 //!   (reboot, modules, the clock, mounts, namespaces, tracing, keyrings, BPF...);
 //! - its stdin is a copy of the input in memory (a memfd), never a path back to the case
@@ -17,6 +20,7 @@
 //! sandboxed: it must write its program into the build cache.
 
 pub mod files;
+pub mod pids;
 pub mod scratch;
 pub mod syscalls;
 
@@ -78,6 +82,9 @@ pub struct Protections {
     pub own_session: bool,
     /// A seccomp filter refuses the system calls that could harm the machine.
     pub syscalls: bool,
+    /// Its own PID namespace and `/proc`: it sees and signals no process outside its run,
+    /// and everything left is killed at once when the run ends.
+    pub processes: bool,
     /// What is off, and why (empty when all is on).
     pub missing: Vec<String>,
 }
@@ -102,8 +109,13 @@ pub fn protections(level: Level) -> Protections {
     if let Err(why) = &syscalls {
         missing.push(format!("dangerous system calls are not refused: {why}"));
     }
+    let pids = pids::support();
+    if let Err(why) = &pids {
+        missing.push(format!("runs share the machine's process tree: {why}"));
+    }
     Protections {
         syscalls: syscalls.is_ok(),
+        processes: pids.is_ok(),
         files: landlock.files,
         network: landlock.network,
         signals: landlock.signals,

@@ -110,6 +110,7 @@ fn json_says_which_protections_the_runs_had_and_off_turns_them_off() {
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(report["sandbox"]["scratch"], true, "{report}");
     assert_eq!(report["sandbox"]["files"], landlock(), "{report}");
+    assert_eq!(report["sandbox"]["processes"], own_processes(), "{report}");
     judge()
         .current_dir(dir.path())
         .args(["cases", "--sandbox", "off", "--json"])
@@ -342,4 +343,72 @@ fn memory_cannot_be_hidden_in_dev_shm() {
     let kept = path.exists();
     let _ = std::fs::remove_file(&path);
     assert!(kept && out.unwrap().status.code() == Some(1));
+}
+
+fn own_processes() -> bool {
+    sudoku_judge::sandbox::pids::support().is_ok()
+}
+
+#[test]
+fn a_run_sees_its_own_processes_only() {
+    if !own_processes() {
+        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("process tree"));
+        return;
+    }
+    // In its own PID namespace the shell is PID 2 (the keeper is 1), and its /proc lists
+    // those two: not the judge, the launcher, other runs or the user's programs.
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "2\n2\n")]);
+    executable(&dir.path().join("solver.sh"), "echo $$\nset -- /proc/[0-9]*\necho $#\n");
+    judge().current_dir(dir.path()).args(["cases", "--", "./solver.sh"]).assert().success();
+}
+
+#[test]
+fn a_run_dies_with_a_judge_and_launcher_killed_outright() {
+    if !own_processes() {
+        return;
+    }
+    // SIGKILL to the judge's process group (its launchers are in it) leaves no launcher to
+    // sweep the run: the keeper dies with its launcher, and the kernel ends its namespace.
+    // Without the sandbox nothing is left to do that, and the solver lives on.
+    for (level, survives) in [("auto", false), ("off", true)] {
+        let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+            .current_dir(dir.path())
+            .args(["cases", "--sandbox", level, "--time-limit", "60s", "--wall-limit", "120s"])
+            .args(["--", "@fixture", "sleep 60000"])
+            .process_group(0)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        let fixture = b"--builtin\0fixture\0";
+        let runs = || -> Vec<i32> {
+            sudoku_judge::proctree::descendants(pid)
+                .into_iter()
+                .filter(|p| {
+                    std::fs::read(format!("/proc/{p}/cmdline"))
+                        .is_ok_and(|c| c.windows(fixture.len()).any(|w| w == fixture))
+                })
+                .collect()
+        };
+        eventually("the run never started", || !runs().is_empty());
+        let solvers = runs();
+        // SAFETY: a signal to the process group of our own child.
+        unsafe { libc::kill(-pid, libc::SIGKILL) };
+        child.wait().unwrap();
+        let gone = |p: i32| std::fs::read_to_string(format!("/proc/{p}/stat")).map_or(true, |s| s.contains(") Z"));
+        for p in solvers {
+            if survives {
+                // Still running: the test's own clean-up.
+                assert!(!gone(p), "without the sandbox the solver was expected to outlive its judge");
+                // SAFETY: it was confirmed above to be the fixture this test started.
+                unsafe { libc::kill(p, libc::SIGKILL) };
+            } else {
+                eventually("a solver outlived its judge and launcher", || gone(p));
+            }
+        }
+        let _ = std::fs::remove_dir_all(std::env::temp_dir().join(format!("judge-{pid}")));
+    }
 }

@@ -1,0 +1,168 @@
+//! A run's own process tree: a PID namespace whose first process, the *keeper*, is a small
+//! init of ours, with a `/proc` that shows that namespace alone.
+//!
+//! What it stops: a program seeing, signalling or tracing any process outside its run
+//! (the judge, the launcher, other runs, the user's), and processes outliving the run. When
+//! the program ends the keeper kills everything left in the namespace with one `kill(-1)`
+//! and reaps it, so cleanup is linear in the processes left and never walks `/proc`; if the
+//! keeper itself dies (the watchdog's kill, the launcher gone: it has `PR_SET_PDEATHSIG`),
+//! the kernel kills the whole namespace at once.
+//!
+//! Why a keeper rather than the program as init: the kernel drops every signal that a
+//! namespace's init has no handler for when it comes from inside the namespace, so a program
+//! that was PID 1 could not `abort()` itself or be killed by its own `kill(getpid())`, and
+//! its verdict would change. The program is the keeper's child, PID 2.
+//!
+//! Entering needs CAP_SYS_ADMIN (a judge run as root, as in containers and CI). Where the
+//! kernel refuses, [`support`] says why and runs go on as before: the launcher, a child
+//! subreaper, walks and kills the tree.
+
+use std::sync::OnceLock;
+
+/// Whether runs can get their own PID namespace and `/proc` here (`Err`: why not). Probed
+/// once per process by entering both in a throwaway child.
+pub fn support() -> Result<(), String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED.get_or_init(probe).clone()
+}
+
+fn probe() -> Result<(), String> {
+    // SAFETY: the child only makes raw system calls (no allocation, no locks), so forking a
+    // threaded judge is sound; the parent waits for it.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        unsafe {
+            if libc::unshare(libc::CLONE_NEWPID) != 0 {
+                libc::_exit(10 + (*libc::__errno_location()).min(100));
+            }
+            let keeper = libc::fork();
+            if keeper == 0 {
+                let code = if private_proc() { 0 } else { 200 };
+                libc::_exit(code);
+            }
+            let mut status = 0;
+            if keeper < 0 || libc::waitpid(keeper, &mut status, 0) != keeper || !libc::WIFEXITED(status) {
+                libc::_exit(9);
+            }
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+    }
+    if pid < 0 {
+        return Err(format!("cannot fork to probe: {}", std::io::Error::last_os_error()));
+    }
+    let mut status = 0;
+    // SAFETY: waiting for our own child.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return Err("cannot wait for the probe".into());
+        }
+    }
+    match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
+        Some(0) => Ok(()),
+        Some(200) => Err("the kernel refused a private /proc (a mount namespace needs CAP_SYS_ADMIN)".into()),
+        Some(code @ 10..=110) => Err(format!(
+            "the kernel refused a PID namespace ({}; it needs CAP_SYS_ADMIN, e.g. a judge run as root)",
+            std::io::Error::from_raw_os_error(code - 10)
+        )),
+        _ => Err("the PID namespace probe failed".into()),
+    }
+}
+
+/// In the keeper (PID 1 of a fresh namespace): a mount namespace of its own with a new
+/// `/proc` over the old one, so the run sees its own processes only. Whether it worked.
+/// Raw system calls only: the probe runs it in a child of a threaded process.
+pub fn private_proc() -> bool {
+    let none = std::ptr::null::<libc::c_char>();
+    // SAFETY: constant NUL-terminated strings and null pointers, as mount(2) allows.
+    unsafe {
+        libc::unshare(libc::CLONE_NEWNS) == 0
+            // Private first: the new /proc must not propagate back to the machine's tree.
+            && libc::mount(none, b"/\0".as_ptr().cast(), none, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) == 0
+            && libc::mount(
+                b"proc\0".as_ptr().cast(),
+                b"/proc\0".as_ptr().cast(),
+                b"proc\0".as_ptr().cast(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                std::ptr::null(),
+            ) == 0
+    }
+}
+
+/// The launcher's side: makes the next `fork` the init of a new PID namespace. Call
+/// [`restore`] right after forking, so later forks are ordinary again.
+pub fn next_fork_in_new_namespace() -> bool {
+    // SAFETY: a flag-only system call.
+    unsafe { libc::unshare(libc::CLONE_NEWPID) == 0 }
+}
+
+/// Puts the launcher's later children back in its own PID namespace.
+pub fn restore(own: &std::os::fd::OwnedFd) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: setns on a namespace fd we hold open.
+    unsafe { libc::setns(own.as_raw_fd(), libc::CLONE_NEWPID) };
+}
+
+/// The launcher's own PID namespace, held open so that [`restore`] can return to it.
+pub fn own_namespace() -> Option<std::os::fd::OwnedFd> {
+    std::fs::File::open("/proc/self/ns/pid").ok().map(std::os::fd::OwnedFd::from)
+}
+
+/// The figures the keeper sends back: the program's wait status, then the CPU (µs) and
+/// largest peak RSS (KiB) of everything it reaped, then how many processes were left when
+/// the program ended.
+pub const REPORT_BYTES: usize = 32;
+
+/// In the keeper, once `program` (its child) is running: reaps until the program ends, kills
+/// and reaps what is left, writes the figures to `report` and exits. Never returns.
+///
+/// # Safety
+/// Only in the keeper, a single-threaded child of the launcher.
+pub unsafe fn keep(program: i32, report: i32) -> ! {
+    let mut main_status = 0;
+    loop {
+        let mut status = 0;
+        // SAFETY: a plain wait for any child; orphans of the run are re-parented to us.
+        let r = unsafe { libc::waitpid(-1, &mut status, libc::__WALL) };
+        if r == program {
+            main_status = status;
+            break;
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    // From PID 1, kill(-1) reaches every process of the namespace but the keeper, and none
+    // outside it, and the kernel hands it to a child still being forked. One kill walks
+    // every process of the machine, so it is repeated only every so many reaps, as a
+    // backstop, not once a reap (quadratic in thousands of children).
+    let mut leftovers = 0u64;
+    loop {
+        if leftovers % 256 == 0 {
+            // SAFETY: a plain system call.
+            unsafe { libc::kill(-1, libc::SIGKILL) };
+        }
+        let mut status = 0;
+        // SAFETY: as above.
+        let r = unsafe { libc::waitpid(-1, &mut status, libc::__WALL) };
+        if r > 0 {
+            leftovers += 1;
+        } else if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break; // ECHILD: the namespace holds the keeper alone
+        }
+    }
+    // SAFETY: a plain C struct getrusage fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    let mut bytes = [0u8; REPORT_BYTES];
+    let figures =
+        [main_status as u32 as u64, us(usage.ru_utime) + us(usage.ru_stime), usage.ru_maxrss.max(0) as u64, leftovers];
+    for (slot, v) in bytes.chunks_mut(8).zip(figures) {
+        slot.copy_from_slice(&v.to_le_bytes());
+    }
+    // SAFETY: writing our own buffer to a pipe the launcher reads after we exit.
+    unsafe {
+        libc::write(report, bytes.as_ptr().cast(), REPORT_BYTES);
+        libc::_exit(0)
+    }
+}
