@@ -273,6 +273,7 @@ fn run_with(
         env: program.env.clone(),
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
+        scratch_kib: limits.memory_kib,
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
@@ -295,6 +296,8 @@ fn run_with(
     // The processes of the run: the keeper's descendants when it has one (the keeper, ours,
     // is left out of its figures), else the launcher's.
     let measured = keeper.unwrap_or(root.root);
+    // Files in a keeper's scratch tmpfs are memory the run holds.
+    let held = keeper.zip(scratch.as_ref().map(|s| s.path_buf()));
     let overflow = Arc::new(AtomicBool::new(false));
 
     let (out_tx, out_rx) = mpsc::channel();
@@ -362,7 +365,10 @@ fn run_with(
             let mut cpu_history: std::collections::VecDeque<(Instant, u64)> = std::collections::VecDeque::new();
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(pause) {
                 let sampled = Instant::now();
-                let usage = crate::proctree::usage(measured, input_inode);
+                let mut usage = crate::proctree::usage(measured, input_inode);
+                if let Some((keeper, dir)) = &held {
+                    usage.rss_kib += crate::sandbox::scratch::held_kib(*keeper, dir);
+                }
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
                 // Children the kernel reaps (their parent ignores SIGCHLD) take their CPU time
                 // with them: the most the tree was seen to have used is a floor under the figure.

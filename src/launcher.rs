@@ -30,6 +30,9 @@ pub struct Request {
     /// Run it in the sandbox (see [`crate::sandbox`]), with this scratch folder as its
     /// working folder and `TMPDIR`; `None`: as the user, where the judge runs.
     pub scratch: Option<OsString>,
+    /// In a run with a PID namespace, the scratch folder is a tmpfs of this size (the
+    /// memory limit): what a run writes there is memory, and it can write no more.
+    pub scratch_kib: u64,
     /// Files outside the scratch folder the sandboxed program may also write (an
     /// interactor's log, which the judge reads after the run).
     pub writable: Vec<OsString>,
@@ -59,6 +62,7 @@ fn encode(req: &Request) -> Vec<u8> {
     put(req.cpu_backstop_s.to_string().as_bytes());
     // A scratch folder means a sandboxed run; an empty field, none.
     put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
+    put(req.scratch_kib.to_string().as_bytes());
     put(req.writable.len().to_string().as_bytes());
     for w in &req.writable {
         put(w.as_bytes());
@@ -87,6 +91,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let number = |p: Option<Vec<u8>>| String::from_utf8(p?).ok()?.parse::<u64>().ok();
     let cpu_backstop_s = number(parts.next())?;
     let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
+    let scratch_kib = number(parts.next())?;
     let nwritable = number(parts.next())? as usize;
     let writable = (0..nwritable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let program = OsString::from_vec(parts.next()?);
@@ -98,7 +103,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch, writable })
+    Some(Request { program, args, env, cpu_backstop_s, scratch, scratch_kib, writable })
 }
 
 /// Sends `data` with `fds` attached.
@@ -396,6 +401,8 @@ struct Prepared {
     argv_ptrs: Vec<*const libc::c_char>,
     env: Vec<(CString, CString)>,
     scratch: Option<CString>,
+    /// The mount options of the scratch folder's tmpfs, for a keeper to mount.
+    tmpfs: CString,
     ruleset: Option<landlock::RulesetCreated>,
     filter: Option<crate::sandbox::syscalls::Filter>,
     limit: libc::rlimit,
@@ -447,6 +454,8 @@ fn fork_exec(req: &Request, fds: &[OwnedFd], own_pids: Option<&OwnedFd>) -> io::
         argv_ptrs,
         env,
         scratch,
+        tmpfs: CString::new(format!("size={}k,mode=0700", req.scratch_kib.max(64)))
+            .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         ruleset,
         filter,
         limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
@@ -540,12 +549,16 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
         // The run must not outlive a launcher that dies without its sweep.
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         if crate::sandbox::pids::private_proc() {
-            // The rules name the old /proc, now hidden under the new one.
-            prepared.ruleset = match prepared.ruleset.take().map(crate::sandbox::files::grant_proc) {
-                Some(Ok(rules)) => Some(rules),
-                Some(Err(_)) => fail(prepared.report, -1),
-                None => None,
-            };
+            // The rules name the old /proc and scratch folder, now hidden under new mounts.
+            let scratch =
+                prepared.scratch.as_ref().filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs));
+            let scratch = scratch.map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
+            prepared.ruleset =
+                match prepared.ruleset.take().map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref())) {
+                    Some(Ok(rules)) => Some(rules),
+                    Some(Err(_)) => fail(prepared.report, -1),
+                    None => None,
+                };
         }
         let report = prepared.report;
         let [input, output, errors] = prepared.fds;
@@ -570,7 +583,8 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
 /// # Safety
 /// Only in a forked child of the single-threaded launcher.
 unsafe fn become_program(prepared: Prepared) -> ! {
-    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, ruleset, filter, limit, fds, report } = prepared;
+    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, tmpfs: _, ruleset, filter, limit, fds, report } =
+        prepared;
     unsafe {
         // Dispositions the launcher ignores would pass through exec: the run gets the
         // defaults.
@@ -773,6 +787,7 @@ mod tests {
             env: vec![("INPUT".into(), "/tmp/in".into())],
             cpu_backstop_s: 5,
             scratch: Some("/tmp/judge-run-x".into()),
+            scratch_kib: 65536,
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

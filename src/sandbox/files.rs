@@ -135,11 +135,17 @@ pub fn ruleset(
     ruleset.add_rule(PathBeneath::new(scratch, AccessFs::from_all(WANTED))).map_err(e)
 }
 
-/// In a run's keeper, once it has mounted the namespace's own `/proc` over the machine's:
-/// the rules granted the old one, which the program can no longer reach.
-pub fn grant_proc(ruleset: RulesetCreated) -> Result<RulesetCreated, String> {
+/// In a run's keeper, once it has mounted the namespace's own `/proc` over the machine's
+/// (and, if `scratch`, a tmpfs over the scratch folder): the rules granted the folders
+/// underneath, which the program can no longer reach.
+pub fn grant_mounts(ruleset: RulesetCreated, scratch: Option<&Path>) -> Result<RulesetCreated, String> {
     let fd = PathFd::new("/proc").map_err(|e| e.to_string())?;
-    ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_read(WANTED))).map_err(|e| e.to_string())
+    let mut ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_read(WANTED))).map_err(|e| e.to_string())?;
+    if let Some(dir) = scratch {
+        let fd = PathFd::new(dir).map_err(|e| e.to_string())?;
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(WANTED))).map_err(|e| e.to_string())?;
+    }
+    Ok(ruleset)
 }
 
 /// In the forked child, just before `exec`: the ruleset takes hold for good. Whether it did.

@@ -4,7 +4,8 @@
 //!   libraries and its own program, writes only its scratch folder, opens no TCP connection
 //!   and signals no process outside its run (so it cannot stop or kill the judge or the
 //!   launcher);
-//! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run;
+//! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run; with
+//!   [`pids`], a tmpfs the size of the memory limit, whose files count as the run's memory;
 //! - [`pids`]: its own PID namespace and `/proc`, whose init is a keeper of ours: it sees
 //!   and signals no process outside its run, and what is left when the run ends is killed
 //!   at once;
@@ -76,6 +77,9 @@ pub struct Protections {
     pub signals: bool,
     /// A private working folder, removed after the run.
     pub scratch: bool,
+    /// The working folder is a tmpfs the size of the memory limit: what the run writes
+    /// there counts as its memory, and it cannot fill the disk.
+    pub scratch_in_memory: bool,
     /// stdin is a copy in memory.
     pub private_stdin: bool,
     /// Its own session: no controlling terminal.
@@ -116,6 +120,7 @@ pub fn protections(level: Level) -> Protections {
     Protections {
         syscalls: syscalls.is_ok(),
         processes: pids.is_ok(),
+        scratch_in_memory: pids.is_ok(),
         files: landlock.files,
         network: landlock.network,
         signals: landlock.signals,

@@ -1,6 +1,9 @@
 //! A run's scratch folder: its working folder and `TMPDIR`, private (mode 0700), and
 //! removed with everything in it when the run ends, so a `freopen("output.txt")` never
-//! writes into the user's folder and nothing a run leaves outlives it.
+//! writes into the user's folder and nothing a run leaves outlives it. In a run with its own
+//! namespaces ([`super::pids`]) the folder is a tmpfs the size of the memory limit, mounted
+//! by the keeper: what the run writes is held in memory, counted as its memory
+//! ([`held_kib`]), capped, and gone with the namespace.
 
 use std::path::{Path, PathBuf};
 
@@ -30,4 +33,34 @@ impl Drop for Scratch {
         // The TempDir removes the folder next; whatever the run made read-only must not stop it.
         crate::interrupt::unlock(self.dir.path());
     }
+}
+
+/// In a run's keeper, in its own mount namespace: a tmpfs over the scratch folder, `options`
+/// its mount options (`size=...`). Whether it worked.
+pub fn mount_tmpfs(dir: &std::ffi::CStr, options: &std::ffi::CStr) -> bool {
+    // SAFETY: NUL-terminated strings, as mount(2) takes them.
+    unsafe {
+        libc::mount(
+            b"tmpfs\0".as_ptr().cast(),
+            dir.as_ptr(),
+            b"tmpfs\0".as_ptr().cast(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            options.as_ptr().cast(),
+        ) == 0
+    }
+}
+
+/// What a run holds in its scratch tmpfs right now, in KiB, seen through its keeper's root
+/// (the tmpfs is mounted in the keeper's namespace only); 0 where there is none.
+pub fn held_kib(keeper: i32, dir: &Path) -> u64 {
+    use std::os::unix::ffi::OsStrExt;
+    let mut inside = format!("/proc/{keeper}/root").into_bytes();
+    inside.extend_from_slice(dir.as_os_str().as_bytes());
+    let Ok(path) = std::ffi::CString::new(inside) else { return 0 };
+    // SAFETY: a plain C struct statfs fills in.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(path.as_ptr(), &mut fs) } != 0 || fs.f_type != libc::TMPFS_MAGIC {
+        return 0;
+    }
+    (fs.f_blocks - fs.f_bfree) as u64 * fs.f_bsize as u64 / 1024
 }

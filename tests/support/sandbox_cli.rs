@@ -412,3 +412,29 @@ fn a_run_dies_with_a_judge_and_launcher_killed_outright() {
         let _ = std::fs::remove_dir_all(std::env::temp_dir().join(format!("judge-{pid}")));
     }
 }
+
+#[test]
+fn files_a_run_writes_are_memory_it_holds_and_capped_by_the_limit() {
+    if !own_processes() {
+        return;
+    }
+    // 100 MB into the scratch folder under a 32 MiB limit: the tmpfs is full at the limit
+    // (the watchdog, when it samples the file, adds it to the run's memory: MLE). Without
+    // the sandbox the whole file lands on the disk and the run goes on: WA.
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "full\n")]);
+    executable(
+        &dir.path().join("solver.sh"),
+        "head -c 100000000 /dev/zero > big 2>/dev/null\n\
+         [ \"$(wc -c < big)\" -lt 100000000 ] && echo full || echo roomy\n",
+    );
+    let run = |level: &str| {
+        judge()
+            .current_dir(dir.path())
+            .args(["cases", "--memory-limit", "32MiB", "--sandbox", level, "--", "./solver.sh"])
+            .assert()
+    };
+    let out = run("auto").get_output().stdout.clone();
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.contains(" AC ") || out.contains(" MLE "), "{out}");
+    run("off").code(1).stdout(predicate::str::contains(" WA "));
+}
