@@ -28,6 +28,7 @@
 //! | `memfdmap MIB` | map a MIB MiB memfd shared and touch every page, keeping it |
 //! | `nochld` | ignore SIGCHLD, so the kernel reaps this process's children and their CPU time reaches no parent |
 //! | `connect PORT` | try a TCP connection to 127.0.0.1:PORT and print `connected` or `refused` |
+//! | `udp PORT` | send a datagram to 127.0.0.1:PORT and print `sent` or `unreachable` |
 //! | `shm MIB NAME` | write MIB MiB to /dev/shm/NAME and print `kept` or `refused` |
 //! | `await PATH` | wait until PATH exists (so a test can hold a run open until it has seen something) |
 //! | `drain` | read stdin to its end (as a solver waiting on a reply that never comes) |
@@ -132,6 +133,11 @@ pub fn main(args: &[String]) -> i32 {
                     Ok(_) => writeln!(out, "connected"),
                     Err(_) => writeln!(out, "refused"),
                 }
+            }
+            "udp" => {
+                let to = std::net::SocketAddr::from(([127, 0, 0, 1], number() as u16));
+                let sent = std::net::UdpSocket::bind("127.0.0.1:0").and_then(|s| s.send_to(b"answer?", to));
+                writeln!(out, "{}", if sent.is_ok() { "sent" } else { "unreachable" })
             }
             "shm" => {
                 let mut words = rest.split_whitespace();

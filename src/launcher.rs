@@ -548,7 +548,7 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
     unsafe {
         // The run must not outlive a launcher that dies without its sweep.
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        if crate::sandbox::pids::private_proc() {
+        if crate::sandbox::pids::private_views() {
             // The rules name the old /proc and scratch folder, now hidden under new mounts.
             let scratch =
                 prepared.scratch.as_ref().filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs));

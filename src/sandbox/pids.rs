@@ -1,5 +1,6 @@
 //! A run's own process tree: a PID namespace whose first process, the *keeper*, is a small
-//! init of ours, with a `/proc` that shows that namespace alone.
+//! init of ours, with a `/proc` that shows that namespace alone and a network of its own
+//! with nothing in it.
 //!
 //! What it stops: a program seeing, signalling or tracing any process outside its run
 //! (the judge, the launcher, other runs, the user's), and processes outliving the run. When
@@ -37,7 +38,7 @@ fn probe() -> Result<(), String> {
             }
             let keeper = libc::fork();
             if keeper == 0 {
-                let code = if private_proc() { 0 } else { 200 };
+                let code = if private_views() { 0 } else { 200 };
                 libc::_exit(code);
             }
             let mut status = 0;
@@ -59,7 +60,10 @@ fn probe() -> Result<(), String> {
     }
     match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
         Some(0) => Ok(()),
-        Some(200) => Err("the kernel refused a private /proc (a mount namespace needs CAP_SYS_ADMIN)".into()),
+        Some(200) => {
+            Err("the kernel refused a private /proc and network (mount and network namespaces need CAP_SYS_ADMIN)"
+                .into())
+        }
         Some(code @ 10..=110) => Err(format!(
             "the kernel refused a PID namespace ({}; it needs CAP_SYS_ADMIN, e.g. a judge run as root)",
             std::io::Error::from_raw_os_error(code - 10)
@@ -69,13 +73,15 @@ fn probe() -> Result<(), String> {
 }
 
 /// In the keeper (PID 1 of a fresh namespace): a mount namespace of its own with a new
-/// `/proc` over the old one, so the run sees its own processes only. Whether it worked.
+/// `/proc` over the old one, so the run sees its own processes only, and a network namespace
+/// of its own, holding a loopback that is down: no TCP, UDP or abstract Unix socket reaches
+/// anything outside the run. Whether it worked.
 /// Raw system calls only: the probe runs it in a child of a threaded process.
-pub fn private_proc() -> bool {
+pub fn private_views() -> bool {
     let none = std::ptr::null::<libc::c_char>();
     // SAFETY: constant NUL-terminated strings and null pointers, as mount(2) allows.
     unsafe {
-        libc::unshare(libc::CLONE_NEWNS) == 0
+        libc::unshare(libc::CLONE_NEWNS | libc::CLONE_NEWNET) == 0
             // Private first: the new /proc must not propagate back to the machine's tree.
             && libc::mount(none, b"/\0".as_ptr().cast(), none, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) == 0
             && libc::mount(

@@ -414,6 +414,26 @@ fn a_run_dies_with_a_judge_and_launcher_killed_outright() {
 }
 
 #[test]
+fn a_run_has_no_network_at_all() {
+    if !own_processes() {
+        return;
+    }
+    // Landlock refuses TCP only; in its own network namespace a run reaches nothing, UDP
+    // included. Without the sandbox the datagram goes out to a socket listening here.
+    let listener = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "unreachable\n")]);
+    let udp = format!("udp {port}");
+    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", &udp]).assert().success();
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--sandbox", "off", "--diff", "unified", "--", "@fixture", &udp])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("+sent"));
+}
+
+#[test]
 fn files_a_run_writes_are_memory_it_holds_and_capped_by_the_limit() {
     if !own_processes() {
         return;
