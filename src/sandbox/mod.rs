@@ -99,31 +99,34 @@ pub fn protections(level: Level) -> Protections {
         return Protections { missing: vec!["the sandbox is off (--sandbox off)".into()], ..Protections::default() };
     }
     let landlock = files::support();
+    let pids = pids::support();
     let mut missing = Vec::new();
     if !landlock.files {
         missing.push(format!("file access is not limited: {}", landlock.why));
     }
-    if !landlock.network {
+    // Either closes these: Landlock's rules, or the namespaces (nothing outside to reach).
+    let network = landlock.network || pids.is_ok();
+    if !network {
         missing.push(format!("the network is open: {}", landlock.why));
     }
-    if !landlock.signals {
+    let signals = landlock.signals || pids.is_ok();
+    if !signals {
         missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
     }
     let syscalls = syscalls::supported();
     if let Err(why) = &syscalls {
         missing.push(format!("dangerous system calls are not refused: {why}"));
     }
-    let pids = pids::support();
     if let Err(why) = &pids {
-        missing.push(format!("runs share the machine's process tree: {why}"));
+        missing.push(format!("runs share the machine's process tree and network: {why}"));
     }
     Protections {
         syscalls: syscalls.is_ok(),
         processes: pids.is_ok(),
         scratch_in_memory: pids.is_ok(),
         files: landlock.files,
-        network: landlock.network,
-        signals: landlock.signals,
+        network,
+        signals,
         scratch: true,
         private_stdin: true,
         own_session: true,
