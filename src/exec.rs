@@ -47,6 +47,10 @@ pub struct Facts {
     pub peak_rss_kib: u64,
     /// Whether `peak_rss_kib` is exact; otherwise it is an upper bound (see the module doc).
     pub peak_rss_exact: bool,
+    /// How CPU and memory were measured: "cgroup" (the run's own: CPU of every process that
+    /// ran, memory the peak it held, or the largest process's peak RSS if more) or "wait4"
+    /// (the reaped processes' figures, with the watchdog's samples as floors).
+    pub measured_by: &'static str,
     /// Bytes the child wrote to stdout (up to the output limit).
     pub stdout_bytes: u64,
     /// Killed by the watchdog: wall-clock limit reached, or CPU time past the limit.
@@ -273,7 +277,7 @@ fn run_with(
         env: program.env.clone(),
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
-        scratch_kib: limits.memory_kib,
+        memory_kib: limits.memory_kib,
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
@@ -443,15 +447,21 @@ fn run_with(
     let stderr = err_rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).unwrap_or_default();
 
     let floor_kib = ended.floor_kib;
-    let peak_rss_kib = ended.maxrss_kib.max(tree_peak_kib);
+    // A cgroup's figures are exact; the samples only stand in where there is none.
+    let (peak_rss_kib, cpu_ms) = if ended.cgroup {
+        (ended.maxrss_kib, ended.cpu_us as f64 / 1000.0)
+    } else {
+        (ended.maxrss_kib.max(tree_peak_kib), (ended.cpu_us as f64 / 1000.0).max(tree_peak_cpu_ms as f64))
+    };
     let status = ended.status;
     Ok(Facts {
         exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-        cpu_ms: (ended.cpu_us as f64 / 1000.0).max(tree_peak_cpu_ms as f64),
+        cpu_ms,
         wall_ms,
         peak_rss_kib,
-        peak_rss_exact: peak_rss_kib > floor_kib,
+        peak_rss_exact: ended.cgroup || peak_rss_kib > floor_kib,
+        measured_by: if ended.cgroup { "cgroup" } else { "wait4" },
         stdout_bytes: stdout.len().max(relayed),
         watchdog_killed,
         ended_by,

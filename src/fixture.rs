@@ -26,6 +26,8 @@
 //! | `syscall NAME` | try a harmless call of NAME (`ptrace`: trace me; `unshare`: no flags; `keyctl`: read the session keyring's id) and print `NAME ok` or `NAME refused (errno)` |
 //! | `memfd MIB` | write MIB MiB into a memfd and keep it open, never mapped |
 //! | `memfdmap MIB` | map a MIB MiB memfd shared and touch every page, keeping it |
+//! | `waitall` | wait until every child has ended |
+//! | `pipes N` | fill N pipes of 1 MiB that nobody reads, and keep them open |
 //! | `nochld` | ignore SIGCHLD, so the kernel reaps this process's children and their CPU time reaches no parent |
 //! | `connect PORT` | try a TCP connection to 127.0.0.1:PORT and print `connected` or `refused` |
 //! | `udp PORT` | send a datagram to 127.0.0.1:PORT and print `sent` or `unreachable` |
@@ -197,7 +199,32 @@ pub fn main(args: &[String]) -> i32 {
                 let mut words = rest.split_whitespace();
                 let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
                 let ms = words.next().unwrap_or("1000");
-                (0..n).try_for_each(|_| child(&["spin", ms], true).map(drop))
+                (0..n).try_for_each(|_| child(&["cpu", ms], true).map(drop))
+            }
+            "waitall" => {
+                // With SIGCHLD ignored, wait blocks until every child has ended, then fails.
+                // SAFETY: a plain wait for any child.
+                while unsafe { libc::wait(std::ptr::null_mut()) } >= 0
+                    || std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                {}
+                Ok(())
+            }
+            "pipes" => {
+                // Pipes nobody reads, each grown to 1 MiB and filled: memory in the kernel's
+                // pipe buffers, in no process's RSS. The fds are kept open for the run.
+                let block = [b'p'; 1 << 16];
+                for _ in 0..number() {
+                    let mut ends = [0; 2];
+                    // SAFETY: pipe2 writes two fds; the rest are plain calls on them.
+                    unsafe {
+                        if libc::pipe2(ends.as_mut_ptr(), libc::O_NONBLOCK) != 0 {
+                            return 97;
+                        }
+                        libc::fcntl(ends[1], libc::F_SETPIPE_SZ, 1 << 20);
+                        while libc::write(ends[1], block.as_ptr().cast(), block.len()) > 0 {}
+                    }
+                }
+                Ok(())
             }
             "hog" => child(&["alloc", rest.trim()], false).and_then(|mut c| c.wait()).map(drop),
             "idle" | "chain" => {

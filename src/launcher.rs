@@ -30,9 +30,10 @@ pub struct Request {
     /// Run it in the sandbox (see [`crate::sandbox`]), with this scratch folder as its
     /// working folder and `TMPDIR`; `None`: as the user, where the judge runs.
     pub scratch: Option<OsString>,
-    /// In a run with a PID namespace, the scratch folder is a tmpfs of this size (the
-    /// memory limit): what a run writes there is memory, and it can write no more.
-    pub scratch_kib: u64,
+    /// The run's memory limit. In a run with a PID namespace, the scratch folder is a tmpfs
+    /// of this size: what a run writes there is memory, and it can write no more. A run in a
+    /// cgroup has its memory capped at the watchdog's guard above it.
+    pub memory_kib: u64,
     /// Files outside the scratch folder the sandboxed program may also write (an
     /// interactor's log, which the judge reads after the run).
     pub writable: Vec<OsString>,
@@ -51,6 +52,9 @@ pub struct Ended {
     pub leftovers: u32,
     /// The peak RSS a forked child inherits from the launcher: the floor under `maxrss_kib`.
     pub floor_kib: u64,
+    /// The figures come from the run's cgroup: CPU exact, memory the peak the cgroup held
+    /// (or the largest process's peak RSS, if more).
+    pub cgroup: bool,
 }
 
 fn encode(req: &Request) -> Vec<u8> {
@@ -62,7 +66,7 @@ fn encode(req: &Request) -> Vec<u8> {
     put(req.cpu_backstop_s.to_string().as_bytes());
     // A scratch folder means a sandboxed run; an empty field, none.
     put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
-    put(req.scratch_kib.to_string().as_bytes());
+    put(req.memory_kib.to_string().as_bytes());
     put(req.writable.len().to_string().as_bytes());
     for w in &req.writable {
         put(w.as_bytes());
@@ -91,7 +95,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let number = |p: Option<Vec<u8>>| String::from_utf8(p?).ok()?.parse::<u64>().ok();
     let cpu_backstop_s = number(parts.next())?;
     let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
-    let scratch_kib = number(parts.next())?;
+    let memory_kib = number(parts.next())?;
     let nwritable = number(parts.next())? as usize;
     let writable = (0..nwritable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let program = OsString::from_vec(parts.next()?);
@@ -103,7 +107,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch, scratch_kib, writable })
+    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, writable })
 }
 
 /// Sends `data` with `fds` attached.
@@ -282,9 +286,16 @@ impl Launcher {
         let (reply, _) = receive(self.sock.as_raw_fd())?
             .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
         let field = |i: usize| reply.get(1 + 8 * i..9 + 8 * i).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
-        match (reply.first(), field(0), field(1), field(2), field(3), field(4)) {
-            (Some(b'D'), Some(status), Some(cpu_us), Some(maxrss_kib), Some(leftovers), Some(floor_kib)) => {
-                Ok(Ended { status: status as i32, cpu_us, maxrss_kib, leftovers: leftovers as u32, floor_kib })
+        match (reply.first(), field(0), field(1), field(2), field(3), field(4), field(5)) {
+            (Some(b'D'), Some(status), Some(cpu_us), Some(maxrss_kib), Some(leftovers), Some(floor_kib), Some(cg)) => {
+                Ok(Ended {
+                    status: status as i32,
+                    cpu_us,
+                    maxrss_kib,
+                    leftovers: leftovers as u32,
+                    floor_kib,
+                    cgroup: cg == 1,
+                })
             }
             _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
         }
@@ -316,6 +327,8 @@ pub fn main() -> i32 {
     let sock = 0;
     // Where runs can have a PID namespace, the launcher's own, to come back to after each.
     let own_pids = crate::sandbox::pids::support().ok().and_then(|()| crate::sandbox::pids::own_namespace());
+    let cgroups = crate::sandbox::cgroup::support().ok();
+    let mut runs = 0u64;
     loop {
         let (data, fds) = match receive(sock) {
             Ok(Some(m)) => m,
@@ -325,7 +338,14 @@ pub fn main() -> i32 {
             let _ = send(sock, b"Ebad request", &[]);
             continue;
         };
-        match fork_exec(&req, &fds, own_pids.as_ref()) {
+        // A sandboxed run's cgroup, capped where the watchdog's guard would kill it.
+        runs += 1;
+        let group = cgroups.filter(|_| req.scratch.is_some()).and_then(|h| {
+            let guard = (req.memory_kib * 2).max(req.memory_kib + 64 * 1024);
+            crate::sandbox::cgroup::Group::create(h, &format!("judge-{}-{runs}", std::process::id()), Some(guard)).ok()
+        });
+        let joins = group.as_ref().and_then(|g| g.join_files().ok()).unwrap_or_default();
+        match fork_exec(&req, &fds, own_pids.as_ref(), &joins) {
             Ok(Started { pid, keeper }) => {
                 drop(fds);
                 // With a keeper, the judge measures the run from it: its descendants are the run.
@@ -341,13 +361,27 @@ pub fn main() -> i32 {
                     sweep(None);
                     return 0;
                 }
-                let ended = match keeper {
+                let mut ended = match keeper {
                     Some(figures) => collect_keeper(pid, &figures),
                     None => collect(pid),
                 };
+                drop(joins);
+                // Every process of the run is reaped by now: the cgroup's figures are final.
+                if let Some((cpu_us, peak_kib)) = group.as_ref().and_then(|g| g.figures()) {
+                    ended.cpu_us = cpu_us;
+                    ended.maxrss_kib = ended.maxrss_kib.max(peak_kib);
+                    ended.cgroup = true;
+                }
+                drop(group);
                 let mut reply = vec![b'D'];
-                let figures =
-                    [ended.status as u32 as u64, ended.cpu_us, ended.maxrss_kib, u64::from(ended.leftovers), floor()];
+                let figures = [
+                    ended.status as u32 as u64,
+                    ended.cpu_us,
+                    ended.maxrss_kib,
+                    u64::from(ended.leftovers),
+                    floor(),
+                    u64::from(ended.cgroup),
+                ];
                 for v in figures {
                     reply.extend_from_slice(&v.to_le_bytes());
                 }
@@ -407,6 +441,8 @@ struct Prepared {
     filter: Option<crate::sandbox::syscalls::Filter>,
     limit: libc::rlimit,
     fds: [RawFd; 3],
+    /// The `cgroup.procs` files of the run's cgroup, which the program joins first.
+    joins: Vec<RawFd>,
     /// The write end of the close-on-exec pipe that says why exec failed.
     report: RawFd,
 }
@@ -414,7 +450,7 @@ struct Prepared {
 /// Forks and executes the request with `fds` as stdin, stdout, stderr in a new process group.
 /// A sandboxed run on a kernel that allows it gets a PID namespace of its own
 /// ([`crate::sandbox::pids`]): the launcher forks the keeper, which forks the program.
-fn fork_exec(req: &Request, fds: &[OwnedFd], own_pids: Option<&OwnedFd>) -> io::Result<Started> {
+fn fork_exec(req: &Request, fds: &[OwnedFd], own_pids: Option<&OwnedFd>, joins: &[OwnedFd]) -> io::Result<Started> {
     let cstr = |s: &std::ffi::OsStr| {
         CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::Other, "a NUL byte in the command"))
     };
@@ -454,12 +490,13 @@ fn fork_exec(req: &Request, fds: &[OwnedFd], own_pids: Option<&OwnedFd>) -> io::
         argv_ptrs,
         env,
         scratch,
-        tmpfs: CString::new(format!("size={}k,mode=0700", req.scratch_kib.max(64)))
+        tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64)))
             .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         ruleset,
         filter,
         limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
         fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
+        joins: joins.iter().map(AsRawFd::as_raw_fd).collect(),
         report: report[1],
     };
     // The keeper's own report of the run's figures, read once it has ended.
@@ -583,9 +620,13 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
 /// # Safety
 /// Only in a forked child of the single-threaded launcher.
 unsafe fn become_program(prepared: Prepared) -> ! {
-    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, tmpfs: _, ruleset, filter, limit, fds, report } =
+    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, tmpfs: _, ruleset, filter, limit, fds, joins, report } =
         prepared;
     unsafe {
+        // First, so that all it does and all it forks is counted.
+        for fd in joins {
+            libc::write(fd, b"0".as_ptr().cast(), 1);
+        }
         // Dispositions the launcher ignores would pass through exec: the run gets the
         // defaults.
         libc::signal(libc::SIGINT, libc::SIG_DFL);
@@ -714,7 +755,7 @@ fn collect_keeper(keeper: i32, figures: &OwnedFd) -> Ended {
             cpu_us: field(1),
             maxrss_kib: field(2),
             leftovers: field(3).min(u64::from(u32::MAX)) as u32,
-            floor_kib: 0,
+            ..Ended::default()
         }
     } else {
         let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
@@ -787,7 +828,7 @@ mod tests {
             env: vec![("INPUT".into(), "/tmp/in".into())],
             cpu_backstop_s: 5,
             scratch: Some("/tmp/judge-run-x".into()),
-            scratch_kib: 65536,
+            memory_kib: 65536,
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

@@ -9,6 +9,8 @@
 //! - [`pids`]: its own PID namespace and `/proc`, whose init is a keeper of ours: it sees
 //!   and signals no process outside its run, and what is left when the run ends is killed
 //!   at once;
+//! - [`cgroup`]: exact figures (CPU of every process of the run, the peak memory it held)
+//!   and a kernel-enforced memory cap, from a cgroup of its own where the machine gives one;
 //! - [`syscalls`]: a seccomp filter refusing the system calls that could harm the machine
 //!   (reboot, modules, the clock, mounts, namespaces, tracing, keyrings, BPF...);
 //! - its stdin is a copy of the input in memory (a memfd), never a path back to the case
@@ -20,6 +22,7 @@
 //! `--sandbox off` runs programs as the user, as before. A compiler is trusted and never
 //! sandboxed: it must write its program into the build cache.
 
+pub mod cgroup;
 pub mod files;
 pub mod pids;
 pub mod scratch;
@@ -89,6 +92,9 @@ pub struct Protections {
     /// Its own PID namespace and `/proc`: it sees and signals no process outside its run,
     /// and everything left is killed at once when the run ends.
     pub processes: bool,
+    /// How runs are measured: "cgroup v1" or "cgroup v2" (exact, see [`cgroup`]), or
+    /// "wait4" (the reaped processes' figures and the watchdog's samples).
+    pub figures: &'static str,
     /// What is off, and why (empty when all is on).
     pub missing: Vec<String>,
 }
@@ -96,7 +102,11 @@ pub struct Protections {
 /// The protections runs get at `level` on this kernel.
 pub fn protections(level: Level) -> Protections {
     if level == Level::Off {
-        return Protections { missing: vec!["the sandbox is off (--sandbox off)".into()], ..Protections::default() };
+        return Protections {
+            figures: "wait4",
+            missing: vec!["the sandbox is off (--sandbox off)".into()],
+            ..Protections::default()
+        };
     }
     let landlock = files::support();
     let pids = pids::support();
@@ -120,10 +130,15 @@ pub fn protections(level: Level) -> Protections {
     if let Err(why) = &pids {
         missing.push(format!("runs share the machine's process tree and network: {why}"));
     }
+    let cgroup = cgroup::support();
+    if let Err(why) = &cgroup {
+        missing.push(format!("figures are not exact (wait4 and sampling): {why}"));
+    }
     Protections {
         syscalls: syscalls.is_ok(),
         processes: pids.is_ok(),
         scratch_in_memory: pids.is_ok(),
+        figures: cgroup.map_or("wait4", |h| h.name()),
         files: landlock.files,
         network,
         signals,

@@ -196,11 +196,16 @@ fn thousands_of_children_are_cleaned_up_and_their_shared_memory_counted_once() {
     let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
     // 2000 idle children left behind took minutes to clean up (one walk of the tree per
     // reaped process); a chain of 1000 as well. 300 forked children counted each other's
-    // shared pages: MLE at 105 MiB under 64 MiB.
-    for command in ["idle 2000 60000; print x", "chain 1000 60000; print x", "idle 300 60000; print x"] {
+    // shared pages: MLE at 105 MiB under 64 MiB. (A process costs the kernel some 120 KiB,
+    // which a cgroup counts: 2000 of them really hold some 300 MiB.)
+    for (command, memory) in [
+        ("idle 2000 60000; print x", "1GiB"),
+        ("chain 1000 60000; print x", "1GiB"),
+        ("idle 300 60000; print x", "64MiB"),
+    ] {
         judge()
             .current_dir(dir.path())
-            .args(["cases", "--time-limit", "20s", "--wall-limit", "60s", "--memory-limit", "64MiB"])
+            .args(["cases", "--time-limit", "20s", "--wall-limit", "60s", "--memory-limit", memory])
             .args(["--", "@fixture", command])
             .assert()
             .success()
@@ -457,4 +462,35 @@ fn files_a_run_writes_are_memory_it_holds_and_capped_by_the_limit() {
     let out = String::from_utf8_lossy(&out);
     assert!(out.contains(" AC ") || out.contains(" MLE "), "{out}");
     run("off").code(1).stdout(predicate::str::contains(" WA "));
+}
+
+fn cgroup() -> bool {
+    sudoku_judge::sandbox::cgroup::support().is_ok()
+}
+
+/// The facts of the one case a run with `--json` judged.
+fn facts_of(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let json = dir.join("r.json");
+    // The verdict is the caller's to check, from the facts; only a usage error is not.
+    let code = judge().current_dir(dir).args(["cases", "--json"]).arg(&json).args(args).output().unwrap().status.code();
+    assert!(matches!(code, Some(0 | 1)), "judge exited {code:?}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    report["cases"][0]["facts"].clone()
+}
+
+#[test]
+fn a_cgroup_counts_the_cpu_of_children_the_kernel_reaps_and_memory_in_pipes() {
+    if !cgroup() {
+        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("figures are not exact"));
+        return;
+    }
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+    // Two children burn 300 ms each and end, reaped by the kernel (SIGCHLD ignored): their
+    // CPU reaches no parent, and samples every few ms could only put a floor under it.
+    let facts = facts_of(dir.path(), &["--", "@fixture", "nochld; burn 2 300; waitall; print x"]);
+    assert_eq!(facts["measured_by"], "cgroup", "{facts}");
+    assert!(facts["cpu_ms"].as_f64().unwrap() >= 600.0, "{facts}");
+    // 100 MiB in pipe buffers nobody reads: in no process's RSS, but held by the run.
+    let facts = facts_of(dir.path(), &["--memory-limit", "64MiB", "--", "@fixture", "pipes 100; print x"]);
+    assert!(facts["peak_rss_kib"].as_u64().unwrap() > 100 * 1024, "{facts}");
 }

@@ -1,0 +1,177 @@
+//! Exact figures from a cgroup of the run's own, where the machine lets the judge make one:
+//! the CPU of every process that ran in it, reaped by us or by the kernel (a parent that
+//! ignores SIGCHLD hands its children's CPU to nobody), and the peak of the memory it held:
+//! shared pages once, tmpfs, memfd and pipe pages and the kernel's memory for its processes
+//! included. The cgroup's memory limit is set to the watchdog's guard, so the kernel, not a
+//! sample every few milliseconds, stops a run that races past it.
+//!
+//! Two layouts are used: cgroup v1 with the `memory` and `cpuacct` controllers mounted and
+//! writable (a judge run as root on a v1 or hybrid machine), and cgroup v2 where the judge's
+//! own cgroup already delegates `memory` to its children. Elsewhere [`support`] says why not,
+//! and runs are measured by `wait4` and sampling, as before.
+//!
+//! The program joins its cgroup itself, between fork and exec, by writing `0` to the
+//! `cgroup.procs` files the launcher opened for it: whatever it forks is born inside.
+
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Where runs' cgroups are made.
+#[derive(Clone, Debug)]
+pub enum Hierarchy {
+    V1 { memory: PathBuf, cpuacct: PathBuf },
+    V2 { base: PathBuf },
+}
+
+impl Hierarchy {
+    /// For `--json`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Hierarchy::V1 { .. } => "cgroup v1",
+            Hierarchy::V2 { .. } => "cgroup v2",
+        }
+    }
+}
+
+/// Whether runs can be measured by a cgroup here (`Err`: why not). Probed once, by making
+/// and removing a cgroup.
+pub fn support() -> Result<&'static Hierarchy, String> {
+    static FOUND: OnceLock<Result<Hierarchy, String>> = OnceLock::new();
+    FOUND.get_or_init(find).as_ref().map_err(Clone::clone)
+}
+
+/// The mount point of each cgroup hierarchy, by its controllers (`""` for v2).
+fn mounts() -> Vec<(String, PathBuf)> {
+    let text = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let mut found = Vec::new();
+    for line in text.lines() {
+        // Fields: ... mount-point options ... - fstype source super-options.
+        let Some((left, right)) = line.split_once(" - ") else { continue };
+        let (Some(point), Some(fstype)) = (left.split(' ').nth(4), right.split(' ').next()) else { continue };
+        let options = right.split(' ').nth(2).unwrap_or("");
+        match fstype {
+            "cgroup2" => found.push((String::new(), PathBuf::from(point))),
+            "cgroup" => {
+                for controller in ["memory", "cpuacct"] {
+                    if options.split(',').any(|o| o == controller) {
+                        found.push((controller.to_string(), PathBuf::from(point)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The judge's own cgroup in the hierarchy of `controller` (`""` for v2).
+fn own_path(controller: &str) -> Option<String> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    text.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let hit = if controller.is_empty() {
+            controllers.is_empty()
+        } else {
+            controllers.split(',').any(|c| c == controller)
+        };
+        hit.then(|| path.trim_start_matches('/').to_string())
+    })
+}
+
+fn find() -> Result<Hierarchy, String> {
+    let mounts = mounts();
+    let under = |controller: &str| -> Option<PathBuf> {
+        let point = &mounts.iter().find(|(c, _)| c == controller)?.1;
+        Some(point.join(own_path(controller)?))
+    };
+    let v1 = under("memory").zip(under("cpuacct")).map(|(memory, cpuacct)| Hierarchy::V1 { memory, cpuacct });
+    let v2 = under("").filter(|base| {
+        std::fs::read_to_string(base.join("cgroup.subtree_control"))
+            .is_ok_and(|s| s.split_whitespace().any(|c| c == "memory"))
+    });
+    let hierarchy = match (v1, v2) {
+        (Some(v1), _) => v1,
+        (None, Some(base)) => Hierarchy::V2 { base },
+        (None, None) => {
+            return Err("no cgroup to measure runs with (cgroup v1's memory and cpuacct, or a v2 cgroup \
+                        delegating memory)"
+                .into())
+        }
+    };
+    let probe = Group::create(&hierarchy, &format!("judge-probe-{}", std::process::id()), None)
+        .map_err(|e| format!("cannot make a cgroup for runs ({e}; it needs write access, e.g. root)"))?;
+    probe.join_files().map_err(|e| format!("cannot join a cgroup: {e}"))?;
+    Ok(hierarchy)
+}
+
+/// One run's cgroup (one folder per hierarchy), removed on drop.
+#[derive(Debug)]
+pub struct Group {
+    dirs: Vec<PathBuf>,
+    v2: bool,
+}
+
+fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::write(path, text)
+}
+
+impl Group {
+    /// Makes the cgroup `name`, its memory capped at `limit_kib` when given.
+    pub fn create(hierarchy: &Hierarchy, name: &str, limit_kib: Option<u64>) -> std::io::Result<Group> {
+        let (dirs, v2) = match hierarchy {
+            Hierarchy::V1 { memory, cpuacct } => (vec![memory.join(name), cpuacct.join(name)], false),
+            Hierarchy::V2 { base } => (vec![base.join(name)], true),
+        };
+        let mut group = Group { dirs: Vec::new(), v2 };
+        for dir in dirs {
+            std::fs::create_dir(&dir)?;
+            group.dirs.push(dir);
+        }
+        if let Some(kib) = limit_kib {
+            let file = if v2 { "memory.max" } else { "memory.limit_in_bytes" };
+            write(&group.dirs[0].join(file), &(kib * 1024).to_string())?;
+        }
+        Ok(group)
+    }
+
+    /// The `cgroup.procs` files, opened for the program to join by writing `0` to each.
+    pub fn join_files(&self) -> std::io::Result<Vec<OwnedFd>> {
+        self.dirs
+            .iter()
+            .map(|d| std::fs::OpenOptions::new().write(true).open(d.join("cgroup.procs")).map(OwnedFd::from))
+            .collect()
+    }
+
+    /// The CPU (µs) of everything that ran in it, and the peak memory it held (KiB).
+    pub fn figures(&self) -> Option<(u64, u64)> {
+        let read = |dir: &Path, file: &str| std::fs::read_to_string(dir.join(file)).ok();
+        if self.v2 {
+            let dir = &self.dirs[0];
+            let stat = read(dir, "cpu.stat")?;
+            let cpu = stat.lines().find_map(|l| l.strip_prefix("usage_usec "))?.trim().parse().ok()?;
+            let peak: u64 = read(dir, "memory.peak")?.trim().parse().ok()?;
+            Some((cpu, peak / 1024))
+        } else {
+            let peak: u64 = read(&self.dirs[0], "memory.max_usage_in_bytes")?.trim().parse().ok()?;
+            let cpu_ns: u64 = read(&self.dirs[1], "cpuacct.usage")?.trim().parse().ok()?;
+            Some((cpu_ns / 1000, peak / 1024))
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        for dir in &self.dirs {
+            // Empty once every process of the run is reaped; a process the kernel is still
+            // tearing down keeps it busy for a moment.
+            for _ in 0..1000 {
+                match std::fs::remove_dir(dir) {
+                    Err(e) if e.raw_os_error() == Some(libc::EBUSY) => std::thread::yield_now(),
+                    _ => break,
+                }
+            }
+        }
+    }
+}
