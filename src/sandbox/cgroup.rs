@@ -100,10 +100,30 @@ fn find() -> Result<Hierarchy, String> {
                 .into())
         }
     };
+    remove_stale(&hierarchy);
     let probe = Group::create(&hierarchy, &format!("judge-probe-{}", std::process::id()), None)
         .map_err(|e| format!("cannot make a cgroup for runs ({e}; it needs write access, e.g. root)"))?;
     probe.join_files().map_err(|e| format!("cannot join a cgroup: {e}"))?;
     Ok(hierarchy)
+}
+
+/// Removes the cgroups left by launchers that were killed outright (`judge-PID-N` whose PID
+/// is gone): empty once their processes died, but never removed.
+fn remove_stale(hierarchy: &Hierarchy) {
+    let bases = match hierarchy {
+        Hierarchy::V1 { memory, cpuacct } => vec![memory, cpuacct],
+        Hierarchy::V2 { base } => vec![base],
+    };
+    for base in bases {
+        for entry in std::fs::read_dir(base).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("judge-")) else { continue };
+            let pid = rest.trim_start_matches("probe-").split('-').next().unwrap_or("");
+            if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir(entry.path());
+            }
+        }
+    }
 }
 
 /// One run's cgroup (one folder per hierarchy), removed on drop.
