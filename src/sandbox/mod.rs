@@ -114,21 +114,22 @@ pub fn protections(level: Level) -> Protections {
     if !landlock.files {
         missing.push(format!("file access is not limited: {}", landlock.why));
     }
-    // Either closes these: Landlock's rules, or the namespaces (nothing outside to reach).
-    let network = landlock.network || pids.is_ok();
+    let syscalls = syscalls::supported();
+    // The seccomp filter refuses every internet socket; Landlock, TCP alone.
+    let network = syscalls.is_ok() || landlock.network;
     if !network {
         missing.push(format!("the network is open: {}", landlock.why));
     }
+    // Either closes these: Landlock's scope, or the namespace (nothing outside to name).
     let signals = landlock.signals || pids.is_ok();
     if !signals {
         missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
     }
-    let syscalls = syscalls::supported();
     if let Err(why) = &syscalls {
         missing.push(format!("dangerous system calls are not refused: {why}"));
     }
     if let Err(why) = &pids {
-        missing.push(format!("runs share the machine's process tree and network: {why}"));
+        missing.push(format!("runs share the machine's process tree: {why}"));
     }
     let cgroup = cgroup::support();
     if let Err(why) = &cgroup {
