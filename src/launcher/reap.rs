@@ -1,0 +1,136 @@
+//! The end of a run, on the launcher's side: waiting for it (or for the judge to go),
+//! then killing and reaping whatever is left, and adding up the figures.
+
+use super::Ended;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+/// Waits until `pid` has ended (true) or the judge has closed the socket (false).
+pub(super) fn wait_or_hang_up(pid: i32, sock: RawFd) -> bool {
+    // SAFETY: pidfd_open takes a pid and flags.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return true; // already gone, or no pidfds: collect() waits as before
+    }
+    // SAFETY: the fd was just returned to us.
+    let pidfd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
+    loop {
+        let mut fds = [
+            libc::pollfd { fd: pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: sock, events: libc::POLLIN | libc::POLLRDHUP, revents: 0 },
+        ];
+        // SAFETY: two pollfds we own.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+        if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        if fds[0].revents != 0 || r < 0 {
+            return true;
+        }
+        // The judge sends nothing while a run goes: anything on the socket is its end.
+        if fds[1].revents != 0 {
+            return false;
+        }
+    }
+}
+
+/// Waits for `pid` to end, then kills and reaps every process of the run.
+pub(super) fn collect(pid: i32) -> Ended {
+    loop {
+        // SAFETY: `info` is a plain C struct waitid fills in. WNOWAIT leaves the zombie, so
+        // its process group cannot be reused while we clear the tree.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
+        if r == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    let me = std::process::id() as i32;
+    let leftovers = crate::proctree::descendants(me).iter().filter(|&&p| p != pid).count() as u32;
+    let mut ended = sweep(Some(pid));
+    ended.leftovers = leftovers;
+    ended
+}
+
+/// Reaps the keeper of a run, once it has ended, and takes the figures it sent. A keeper
+/// killed before sending them (the watchdog's kill, which the kernel carries to the whole
+/// namespace) is read as the run's end: its own status and usage stand for the run's.
+pub(super) fn collect_keeper(keeper: i32, figures: &OwnedFd) -> Ended {
+    let mut status = 0;
+    // SAFETY: plain C structs that wait4 fills in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    while unsafe { libc::wait4(keeper, &mut status, libc::__WALL, &mut usage) } < 0 {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    let mut bytes = [0u8; crate::sandbox::pids::REPORT_BYTES];
+    // SAFETY: reading into our own buffer; the keeper has exited, so this never blocks.
+    let n = unsafe { libc::read(figures.as_raw_fd(), bytes.as_mut_ptr().cast(), bytes.len()) };
+    let field = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    let ended = if n == bytes.len() as isize {
+        Ended {
+            status: field(0) as u32 as i32,
+            cpu_us: field(1),
+            maxrss_kib: field(2),
+            leftovers: field(3).min(u64::from(u32::MAX)) as u32,
+            ..Ended::default()
+        }
+    } else {
+        let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        Ended {
+            status,
+            cpu_us: us(usage.ru_utime) + us(usage.ru_stime),
+            maxrss_kib: usage.ru_maxrss.max(0) as u64,
+            ..Ended::default()
+        }
+    };
+    // Nothing of the run is outside the namespace; this only makes sure.
+    sweep(None);
+    ended
+}
+
+/// Kills every descendant and reaps them all, adding up their figures. The status is that
+/// of `main`, when it is among them.
+pub(super) fn sweep(main: Option<i32>) -> Ended {
+    let me = std::process::id() as i32;
+    let mut ended = Ended::default();
+    // One walk kills the whole tree; then every process that has died is reaped, and only
+    // when some still live (or were forked meanwhile) is the tree walked again. Walking once
+    // per reaped process made thousands of children cost minutes.
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    // One wait4: Some(true) a process was reaped, Some(false) none has died yet (WNOHANG),
+    // None nothing is left.
+    let mut reap = |flags: i32| loop {
+        let mut status = 0;
+        // SAFETY: plain C structs that wait4 fills in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(-1, &mut status, flags, &mut usage) };
+        if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        if r <= 0 {
+            return (r == 0).then_some(false); // 0: alive and unreaped; ECHILD: none left
+        }
+        ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
+        ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
+        if Some(r) == main {
+            ended.status = status;
+        }
+        return Some(true);
+    };
+    loop {
+        crate::proctree::kill_descendants(me);
+        loop {
+            match reap(libc::WNOHANG) {
+                Some(true) => {}
+                Some(false) => break,
+                None => return ended,
+            }
+        }
+        // Some are still dying: wait for one, then walk and kill again.
+        if reap(0).is_none() {
+            return ended;
+        }
+    }
+}

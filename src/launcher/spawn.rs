@@ -1,0 +1,282 @@
+//! The launcher's forks: a run's program, entering its sandbox between fork and exec, and,
+//! where the run gets a PID namespace, the keeper that is its init (see
+//! [`crate::sandbox::pids`]). Everything is prepared before the fork; the launcher is
+//! single-threaded, so its children may allocate, but they keep to system calls where they can.
+
+use super::Request;
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+
+/// A run as started: the process the launcher waits for, and, when the run has a PID
+/// namespace, the pipe its keeper reports on.
+pub(super) struct Started {
+    pub(super) pid: i32,
+    pub(super) keeper: Option<OwnedFd>,
+}
+
+/// Everything the forked child needs, prepared before the fork: the child only makes
+/// system calls on it (and, in a keeper, may allocate: it is single-threaded).
+struct Prepared {
+    path: CString,
+    /// Kept for the pointers in `argv_ptrs`, which point into it.
+    argv: Vec<CString>,
+    argv_ptrs: Vec<*const libc::c_char>,
+    env: Vec<(CString, CString)>,
+    scratch: Option<CString>,
+    /// The mount options of the scratch folder's tmpfs, for a keeper to mount.
+    tmpfs: CString,
+    ruleset: Option<landlock::RulesetCreated>,
+    filter: Option<crate::sandbox::syscalls::Filter>,
+    limit: libc::rlimit,
+    fds: [RawFd; 3],
+    /// The `cgroup.procs` files of the run's cgroup, which the program joins first.
+    joins: Vec<RawFd>,
+    /// The write end of the close-on-exec pipe that says why exec failed.
+    report: RawFd,
+}
+
+/// Forks and executes the request with `fds` as stdin, stdout, stderr in a new process group.
+/// A sandboxed run on a kernel that allows it gets a PID namespace of its own
+/// ([`crate::sandbox::pids`]): the launcher forks the keeper, which forks the program.
+pub(super) fn fork_exec(
+    req: &Request,
+    fds: &[OwnedFd],
+    own_pids: Option<&OwnedFd>,
+    joins: &[OwnedFd],
+) -> io::Result<Started> {
+    let cstr = |s: &std::ffi::OsStr| {
+        CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::Other, "a NUL byte in the command"))
+    };
+    let program = cstr(&req.program)?;
+    // Found on PATH here, and run with execv: execvp would hand a file that is not a program
+    // (a script without `#!`) to /bin/sh, whose exit 2 a checker's caller reads as PE.
+    let path = cstr(&find_program(&req.program, &req.env))?;
+    // The sandbox's rules are built here, before the fork: building opens files and
+    // allocates. The child only enters them.
+    let (scratch, ruleset) = match &req.scratch {
+        Some(dir) => {
+            let rules =
+                crate::sandbox::files::ruleset(&req.program, &req.args, &req.writable, std::path::Path::new(dir))
+                    .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
+            (Some(cstr(dir)?), Some(rules))
+        }
+        None => (None, None),
+    };
+    let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
+    let mut argv: Vec<CString> = vec![program];
+    for a in &req.args {
+        argv.push(cstr(a)?);
+    }
+    let env: Vec<(CString, CString)> =
+        req.env.iter().map(|(k, v)| Ok((cstr(k)?, cstr(v)?))).collect::<io::Result<_>>()?;
+    // A close-on-exec pipe tells the parent whether exec failed, and why.
+    let mut report = [0; 2];
+    // SAFETY: pipe2 writes two new fds.
+    if unsafe { libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    argv_ptrs.push(std::ptr::null());
+    let prepared = Prepared {
+        path,
+        argv,
+        argv_ptrs,
+        env,
+        scratch,
+        tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64)))
+            .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
+        ruleset,
+        filter,
+        limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
+        fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
+        joins: joins.iter().map(AsRawFd::as_raw_fd).collect(),
+        report: report[1],
+    };
+    // The keeper's own report of the run's figures, read once it has ended.
+    let keeper_pipe = match own_pids.filter(|_| req.scratch.is_some()) {
+        Some(own) if crate::sandbox::pids::next_fork_in_new_namespace() => {
+            let mut ends = [0; 2];
+            // SAFETY: pipe2 writes two new fds.
+            let made = unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == 0;
+            Some((own, made.then_some(ends)))
+        }
+        _ => None,
+    };
+    // SAFETY: the launcher is single-threaded, so the child may do anything until exec.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: in the child, which never returns.
+        unsafe {
+            libc::close(report[0]);
+            match keeper_pipe {
+                Some((_, Some(ends))) => {
+                    libc::close(ends[0]);
+                    become_keeper(prepared, ends[1])
+                }
+                _ => become_program(prepared),
+            }
+        }
+    }
+    let keeper = match keeper_pipe {
+        Some((own, ends)) => {
+            crate::sandbox::pids::restore(own);
+            ends.map(|[read, write]| {
+                // SAFETY: closing our copy of the keeper's write end; the read end is ours.
+                unsafe { libc::close(write) };
+                unsafe { OwnedFd::from_raw_fd(read) }
+            })
+        }
+        None => None,
+    };
+    // SAFETY: closing our copy of the write end; reading the child's report.
+    unsafe { libc::close(report[1]) };
+    if pid < 0 {
+        unsafe { libc::close(report[0]) };
+        return Err(io::Error::last_os_error());
+    }
+    let mut errno = [0u8; 4];
+    let n = loop {
+        let r = unsafe { libc::read(report[0], errno.as_mut_ptr().cast(), 4) };
+        if r >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break r;
+        }
+    };
+    unsafe { libc::close(report[0]) };
+    if n == 4 {
+        super::reap::sweep(None);
+        let name = req.program.to_string_lossy();
+        return Err(io::Error::new(
+            io::ErrorKind::Other,
+            match i32::from_ne_bytes(errno) {
+                -1 => format!("cannot start '{name}' in its sandbox: the kernel refused the Landlock rules"),
+                -2 => format!("cannot start '{name}' in its own PID namespace: the keeper could not fork"),
+                libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
+                e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
+            },
+        ));
+    }
+    Ok(Started { pid, keeper })
+}
+
+/// Tells the launcher why the child could not become the program, and exits.
+///
+/// # Safety
+/// Only in the forked child.
+unsafe fn fail(report: RawFd, errno: i32) -> ! {
+    unsafe {
+        libc::write(report, (&errno as *const i32).cast(), 4);
+        libc::_exit(127)
+    }
+}
+
+/// In the keeper, PID 1 of the run's namespace: a `/proc` of the namespace, the program as
+/// its child, then [`crate::sandbox::pids::keep`].
+///
+/// # Safety
+/// Only in the launcher's forked child.
+unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
+    unsafe {
+        // The run must not outlive a launcher that dies without its sweep.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        if crate::sandbox::pids::private_views() {
+            // The rules name the old /proc and scratch folder, now hidden under new mounts.
+            let scratch =
+                prepared.scratch.as_ref().filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs));
+            let scratch = scratch.map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
+            prepared.ruleset =
+                match prepared.ruleset.take().map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref())) {
+                    Some(Ok(rules)) => Some(rules),
+                    Some(Err(_)) => fail(prepared.report, -1),
+                    None => None,
+                };
+        }
+        let report = prepared.report;
+        let [input, output, errors] = prepared.fds;
+        let program = libc::fork();
+        if program == 0 {
+            libc::close(figures);
+            become_program(prepared);
+        }
+        if program < 0 {
+            fail(report, -2);
+        }
+        // What the program holds is its own: the launcher must see its pipes end with it.
+        for fd in [report, input, output, errors, 0] {
+            libc::close(fd);
+        }
+        crate::sandbox::pids::keep(program, figures)
+    }
+}
+
+/// In the forked child: enters the sandbox (when asked) and becomes the program.
+///
+/// # Safety
+/// Only in a forked child of the single-threaded launcher.
+unsafe fn become_program(prepared: Prepared) -> ! {
+    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, tmpfs: _, ruleset, filter, limit, fds, joins, report } =
+        prepared;
+    unsafe {
+        // First, so that all it does and all it forks is counted.
+        for fd in joins {
+            libc::write(fd, b"0".as_ptr().cast(), 1);
+        }
+        // Dispositions the launcher ignores would pass through exec: the run gets the
+        // defaults.
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGHUP, libc::SIG_DFL);
+        libc::signal(libc::SIGQUIT, libc::SIG_DFL);
+        match &scratch {
+            // Its own session: no controlling terminal to read or write.
+            Some(_) => {
+                libc::setsid();
+            }
+            None => {
+                libc::setpgid(0, 0);
+            }
+        }
+        libc::dup2(fds[0], 0);
+        libc::dup2(fds[1], 1);
+        libc::dup2(fds[2], 2);
+        libc::setrlimit(libc::RLIMIT_CPU, &limit);
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+        for (k, v) in &env {
+            libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+        }
+        if let Some(dir) = &scratch {
+            libc::setenv(b"TMPDIR\0".as_ptr().cast(), dir.as_ptr(), 1);
+            if libc::chdir(dir.as_ptr()) != 0 {
+                fail(report, *libc::__errno_location());
+            }
+        }
+        if let Some(rules) = ruleset {
+            if !crate::sandbox::files::apply(rules) {
+                // Not a real errno: the parent reads it as "could not enter the sandbox".
+                fail(report, -1);
+            }
+        }
+        // Last, once Landlock is in: where the kernel refuses the filter the run goes on
+        // without it (`--sandbox strict` has refused to start on such a kernel).
+        if let Some(filter) = &filter {
+            crate::sandbox::syscalls::apply(filter);
+        }
+        libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
+        fail(report, *libc::__errno_location())
+    }
+}
+
+/// The file `program` names: itself when it has a `/`, else the first executable file of
+/// that name in the directories of PATH (the request's, if it sets one), as a shell finds it.
+fn find_program(program: &std::ffi::OsStr, env: &[(std::ffi::OsString, std::ffi::OsString)]) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt;
+    if program.as_bytes().contains(&b'/') {
+        return program.to_owned();
+    }
+    let path = env.iter().rev().find(|(k, _)| k == "PATH").map(|(_, v)| v.clone()).or_else(|| std::env::var_os("PATH"));
+    let dirs = path.unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into());
+    std::env::split_paths(&dirs)
+        .map(|dir| dir.join(program))
+        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+        .map_or_else(|| program.to_owned(), std::path::PathBuf::into_os_string)
+}
