@@ -337,7 +337,10 @@ pub fn main() -> i32 {
     }
     let sock = 0;
     // Where runs can have a PID namespace, the launcher's own, to come back to after each.
-    let own_pids = crate::sandbox::pids::support().ok().and_then(|()| crate::sandbox::pids::own_namespace());
+    let mode = crate::sandbox::pids::support().ok();
+    let own_pids =
+        mode.filter(|m| *m == crate::sandbox::pids::Mode::Root).and_then(|_| crate::sandbox::pids::own_namespace());
+    let maps = crate::sandbox::pids::IdMaps::own();
     let cgroups = crate::sandbox::cgroup::support().ok();
     let mut runs = 0u64;
     loop {
@@ -356,7 +359,12 @@ pub fn main() -> i32 {
             crate::sandbox::cgroup::Group::create(h, &format!("judge-{}-{runs}", std::process::id()), Some(guard)).ok()
         });
         let joins = group.as_ref().and_then(|g| g.join_files().ok()).unwrap_or_default();
-        match fork_exec(&req, &fds, own_pids.as_ref(), &joins) {
+        let namespaces = match (mode, &own_pids) {
+            (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own),
+            (Some(crate::sandbox::pids::Mode::User), _) => spawn::Namespaces::User(&maps),
+            _ => spawn::Namespaces::None,
+        };
+        match fork_exec(&req, &fds, namespaces, &joins) {
             Ok(Started { pid, keeper }) => {
                 drop(fds);
                 // With a keeper, the judge measures the run from it: its descendants are the run.

@@ -16,6 +16,16 @@ pub(super) struct Started {
     pub(super) keeper: Option<OwnedFd>,
 }
 
+/// How a sandboxed run gets its own namespaces, if it does (see [`crate::sandbox::pids`]).
+#[derive(Clone, Copy)]
+pub(super) enum Namespaces<'a> {
+    None,
+    /// The launcher may make PID namespaces: this is its own, to return to after each fork.
+    Root(&'a OwnedFd),
+    /// Through a user namespace, with these ID maps.
+    User(&'a crate::sandbox::pids::IdMaps),
+}
+
 /// Everything the forked child needs, prepared before the fork: the child only makes
 /// system calls on it (and, in a keeper, may allocate: it is single-threaded).
 struct Prepared {
@@ -43,7 +53,7 @@ struct Prepared {
 pub(super) fn fork_exec(
     req: &Request,
     fds: &[OwnedFd],
-    own_pids: Option<&OwnedFd>,
+    namespaces: Namespaces<'_>,
     joins: &[OwnedFd],
 ) -> io::Result<Started> {
     let cstr = |s: &std::ffi::OsStr| {
@@ -94,14 +104,21 @@ pub(super) fn fork_exec(
         joins: joins.iter().map(AsRawFd::as_raw_fd).collect(),
         report: report[1],
     };
-    // The keeper's own report of the run's figures, read once it has ended.
-    let keeper_pipe = match own_pids.filter(|_| req.scratch.is_some()) {
-        Some(own) if crate::sandbox::pids::next_fork_in_new_namespace() => {
+    // The keeper's own report of the run's figures, read once it has ended; made first, so
+    // that no namespace is entered without a keeper to be its init.
+    let namespaces = if req.scratch.is_some() { namespaces } else { Namespaces::None };
+    let figures = match namespaces {
+        Namespaces::None => None,
+        _ => {
             let mut ends = [0; 2];
             // SAFETY: pipe2 writes two new fds.
-            let made = unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == 0;
-            Some((own, made.then_some(ends)))
+            (unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == 0).then_some(ends)
         }
+    };
+    // As root the launcher's next child is the keeper, init of a new PID namespace; as a
+    // user, the child enters a user namespace first and forks the keeper itself.
+    let root_keeper = match (namespaces, figures) {
+        (Namespaces::Root(own), Some(_)) => crate::sandbox::pids::next_fork_in_new_namespace().then_some(own),
         _ => None,
     };
     // SAFETY: the launcher is single-threaded, so the child may do anything until exec.
@@ -110,26 +127,29 @@ pub(super) fn fork_exec(
         // SAFETY: in the child, which never returns.
         unsafe {
             libc::close(report[0]);
-            match keeper_pipe {
-                Some((_, Some(ends))) => {
-                    libc::close(ends[0]);
-                    become_keeper(prepared, ends[1])
+            match (namespaces, figures) {
+                (Namespaces::Root(_), Some([read, write])) if root_keeper.is_some() => {
+                    libc::close(read);
+                    become_keeper(prepared, write)
+                }
+                (Namespaces::User(maps), Some([read, write])) => {
+                    libc::close(read);
+                    enter_user_namespace_then_keep(prepared, maps, write)
                 }
                 _ => become_program(prepared),
             }
         }
     }
-    let keeper = match keeper_pipe {
-        Some((own, ends)) => {
-            crate::sandbox::pids::restore(own);
-            ends.map(|[read, write]| {
-                // SAFETY: closing our copy of the keeper's write end; the read end is ours.
-                unsafe { libc::close(write) };
-                unsafe { OwnedFd::from_raw_fd(read) }
-            })
-        }
-        None => None,
-    };
+    if let Some(own) = root_keeper {
+        crate::sandbox::pids::restore(own);
+    }
+    let kept = root_keeper.is_some() || matches!(namespaces, Namespaces::User(_));
+    let keeper = figures.and_then(|[read, write]| {
+        // SAFETY: closing our copy of the keeper's write end; the read end is ours.
+        unsafe { libc::close(write) };
+        let read = unsafe { OwnedFd::from_raw_fd(read) };
+        kept.then_some(read)
+    });
     // SAFETY: closing our copy of the write end; reading the child's report.
     unsafe { libc::close(report[1]) };
     if pid < 0 {
@@ -152,6 +172,7 @@ pub(super) fn fork_exec(
             match i32::from_ne_bytes(errno) {
                 -1 => format!("cannot start '{name}' in its sandbox: the kernel refused the Landlock rules"),
                 -2 => format!("cannot start '{name}' in its own PID namespace: the keeper could not fork"),
+                -3 => format!("cannot start '{name}' in its own namespaces: the kernel refused a user namespace"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },
@@ -168,6 +189,38 @@ unsafe fn fail(report: RawFd, errno: i32) -> ! {
     unsafe {
         libc::write(report, (&errno as *const i32).cast(), 4);
         libc::_exit(127)
+    }
+}
+
+/// In the launcher's child, for a judge that is not root: a user namespace whose IDs are the
+/// user's own, with a PID namespace for its children; then the keeper, forked, is PID 1 of it,
+/// and this process only waits for it (the run is measured from here: the keeper and the
+/// run are its descendants).
+///
+/// # Safety
+/// Only in the launcher's forked child.
+unsafe fn enter_user_namespace_then_keep(prepared: Prepared, maps: &crate::sandbox::pids::IdMaps, figures: RawFd) -> ! {
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        if !crate::sandbox::pids::enter_user_namespace(maps) {
+            fail(prepared.report, -3);
+        }
+        let report = prepared.report;
+        let [input, output, errors] = prepared.fds;
+        let keeper = libc::fork();
+        if keeper == 0 {
+            become_keeper(prepared, figures);
+        }
+        if keeper < 0 {
+            fail(report, -2);
+        }
+        // The keeper holds what the run needs; the launcher must see the pipes end with it.
+        for fd in [report, input, output, errors, figures, 0] {
+            libc::close(fd);
+        }
+        let mut status = 0;
+        while libc::waitpid(keeper, &mut status, 0) < 0 && *libc::__errno_location() == libc::EINTR {}
+        libc::_exit(0)
     }
 }
 

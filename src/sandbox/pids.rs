@@ -13,26 +13,92 @@
 //! that was PID 1 could not `abort()` itself or be killed by its own `kill(getpid())`, and
 //! its verdict would change. The program is the keeper's child, PID 2.
 //!
-//! Entering needs CAP_SYS_ADMIN (a judge run as root, as in containers and CI). Where the
-//! kernel refuses, [`support`] says why and runs go on as before: the launcher, a child
-//! subreaper, walks and kills the tree.
+//! As root the launcher makes the namespaces itself; as a user, through a user namespace
+//! that maps the user's own IDs to themselves (one more process, between the launcher and the
+//! keeper). Where the kernel refuses both (user namespaces turned off, as some distributions
+//! and container runtimes do), [`support`] says why and runs go on as before: the launcher, a
+//! child subreaper, walks and kills the tree.
 
 use std::sync::OnceLock;
 
-/// Whether runs can get their own PID namespace and `/proc` here (`Err`: why not). Probed
-/// once per process by entering both in a throwaway child.
-pub fn support() -> Result<(), String> {
-    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
-    PROBED.get_or_init(probe).clone()
+/// How runs get their namespaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The judge may make PID and mount namespaces itself (CAP_SYS_ADMIN: root).
+    Root,
+    /// Through a user namespace of the user's own, where the kernel lets users make one.
+    User,
 }
 
-fn probe() -> Result<(), String> {
+/// Whether runs can get their own PID namespace and `/proc` here, and how (`Err`: why not).
+/// Probed once per process by entering them in a throwaway child, as root first, then through
+/// a user namespace.
+pub fn support() -> Result<Mode, String> {
+    static PROBED: OnceLock<Result<Mode, String>> = OnceLock::new();
+    PROBED
+        .get_or_init(|| {
+            probe(None).map(|()| Mode::Root).or_else(|root| match probe(Some(&IdMaps::own())) {
+                Ok(()) => Ok(Mode::User),
+                Err(user) => Err(format!("{root}; as a user: {user}")),
+            })
+        })
+        .clone()
+}
+
+/// The user's own IDs, mapped to themselves in a user namespace: files keep their owners,
+/// and the run is no one more powerful than the user.
+#[derive(Debug)]
+pub struct IdMaps {
+    uid: Vec<u8>,
+    gid: Vec<u8>,
+}
+
+impl IdMaps {
+    pub fn own() -> IdMaps {
+        // SAFETY: plain queries of the process's IDs.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        IdMaps { uid: format!("{uid} {uid} 1\n").into_bytes(), gid: format!("{gid} {gid} 1\n").into_bytes() }
+    }
+}
+
+/// Writes `data` to the NUL-terminated `path` with raw system calls; whether all of it went.
+fn write_file(path: &[u8], data: &[u8]) -> bool {
+    // SAFETY: a NUL-terminated path and a buffer of ours.
+    unsafe {
+        let fd = libc::open(path.as_ptr().cast(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return false;
+        }
+        let written = libc::write(fd, data.as_ptr().cast(), data.len());
+        libc::close(fd);
+        written == data.len() as isize
+    }
+}
+
+/// In a child of the launcher (or of the probe): a user namespace with `maps`, whose
+/// children are born in a new PID namespace. Raw system calls only. Whether it worked.
+pub fn enter_user_namespace(maps: &IdMaps) -> bool {
+    // SAFETY: a flag-only system call.
+    (unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID) } == 0)
+        // The kernel takes a user's gid map only once setgroups is denied.
+        && write_file(b"/proc/self/setgroups\0", b"deny")
+        && write_file(b"/proc/self/uid_map\0", &maps.uid)
+        && write_file(b"/proc/self/gid_map\0", &maps.gid)
+}
+
+/// Enters the namespaces as root (`maps` none) or through a user namespace, in a throwaway
+/// child, and forks a keeper that makes its own `/proc`.
+fn probe(maps: Option<&IdMaps>) -> Result<(), String> {
     // SAFETY: the child only makes raw system calls (no allocation, no locks), so forking a
     // threaded judge is sound; the parent waits for it.
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         unsafe {
-            if libc::unshare(libc::CLONE_NEWPID) != 0 {
+            let entered = match maps {
+                None => libc::unshare(libc::CLONE_NEWPID) == 0,
+                Some(maps) => enter_user_namespace(maps),
+            };
+            if !entered {
                 libc::_exit(10 + (*libc::__errno_location()).min(100));
             }
             let keeper = libc::fork();
@@ -57,17 +123,14 @@ fn probe() -> Result<(), String> {
             return Err("cannot wait for the probe".into());
         }
     }
+    let what = if maps.is_some() { "a user namespace" } else { "a PID namespace (it needs CAP_SYS_ADMIN: root)" };
     match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
         Some(0) => Ok(()),
-        Some(200) => {
-            Err("the kernel refused a private /proc and network (mount and network namespaces need CAP_SYS_ADMIN)"
-                .into())
+        Some(200) => Err("the kernel refused a private /proc (a mount namespace)".into()),
+        Some(code @ 10..=110) => {
+            Err(format!("the kernel refused {what} ({})", std::io::Error::from_raw_os_error(code - 10)))
         }
-        Some(code @ 10..=110) => Err(format!(
-            "the kernel refused a PID namespace ({}; it needs CAP_SYS_ADMIN, e.g. a judge run as root)",
-            std::io::Error::from_raw_os_error(code - 10)
-        )),
-        _ => Err("the PID namespace probe failed".into()),
+        _ => Err("the namespace probe failed".into()),
     }
 }
 

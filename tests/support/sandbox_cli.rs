@@ -494,3 +494,41 @@ fn a_cgroup_counts_the_cpu_of_children_the_kernel_reaps_and_memory_in_pipes() {
     let facts = facts_of(dir.path(), &["--memory-limit", "64MiB", "--", "@fixture", "pipes 100; print x"]);
     assert!(facts["peak_rss_kib"].as_u64().unwrap() > 100 * 1024, "{facts}");
 }
+
+#[test]
+fn a_judge_that_is_not_root_gets_its_namespaces_through_a_user_namespace() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    // Only root can run the judge as another user here; most users are not root, and this
+    // is the path their runs take.
+    // SAFETY: a plain query.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "2\n2\n")]);
+    executable(&dir.path().join("solver.sh"), "echo $$\nset -- /proc/[0-9]*\necho $#\n");
+    for entry in walkdir::WalkDir::new(dir.path()).into_iter().flatten() {
+        std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let json = dir.path().join("r.json");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+        .current_dir(dir.path())
+        .uid(65534)
+        .gid(65534)
+        .env("HOME", dir.path())
+        .env("XDG_CACHE_HOME", dir.path().join(".cache"))
+        .args(["cases", "--json"])
+        .arg(&json)
+        .args(["--", "./solver.sh"])
+        .output();
+    // A build folder that user cannot reach (a clone under a private home) cannot be tried.
+    let Some(out) = out.ok().filter(|_| json.exists()) else { return };
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    if report["sandbox"]["processes"] != true {
+        // User namespaces are off on this kernel: the judge says so and runs without them.
+        assert!(report["sandbox"]["missing"].to_string().contains("as a user"), "{report}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(report["cases"][0]["verdict"], "AC", "{report}");
+}
