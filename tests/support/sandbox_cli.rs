@@ -66,16 +66,19 @@ fn a_solver_cannot_stop_or_kill_its_parent_or_connect() {
     // No TCP: a connection to a listening port here is refused by the sandbox, and made
     // without it.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "refused\n")]);
-    let connect = format!("connect {port}");
-    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", &connect]).assert().success();
+    closed_here_open_without(&format!("connect {}", listener.local_addr().unwrap().port()), "refused", "connected");
+}
+
+/// `@fixture command` prints `closed` in the sandbox, and `open` without it.
+fn closed_here_open_without(command: &str, closed: &str, open: &str) {
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", &format!("{closed}\n"))]);
+    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", command]).assert().success();
     judge()
         .current_dir(dir.path())
-        .args(["cases", "--sandbox", "off", "--diff", "unified", "--", "@fixture", &connect])
+        .args(["cases", "--sandbox", "off", "--diff", "unified", "--", "@fixture", command])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("+connected"));
+        .stdout(predicate::str::contains(format!("+{open}")));
 }
 
 #[test]
@@ -132,6 +135,25 @@ fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// The fixture processes of the judge `pid`'s runs, once there are some. A run has started
+/// when a process of the judge's tree runs the fixture: its arguments, not "@fixture" (a
+/// child the judge forked keeps the judge's own arguments, "@fixture" among them, until it
+/// runs the launcher, before any run has begun).
+fn started_runs(pid: i32) -> Vec<i32> {
+    let fixture = b"--builtin\0fixture\0";
+    let runs = || -> Vec<i32> {
+        sudoku_judge::proctree::descendants(pid)
+            .into_iter()
+            .filter(|p| {
+                std::fs::read(format!("/proc/{p}/cmdline"))
+                    .is_ok_and(|c| c.windows(fixture.len()).any(|w| w == fixture))
+            })
+            .collect()
+    };
+    eventually("the run never started", || !runs().is_empty());
+    runs()
+}
+
 #[test]
 fn ctrl_c_leaves_nothing_running_and_nothing_behind() {
     for command in ["spin 60000", "sleep 60000"] {
@@ -144,21 +166,7 @@ fn ctrl_c_leaves_nothing_running_and_nothing_behind() {
             .spawn()
             .unwrap();
         let pid = child.id() as i32;
-        // The run has started when a process of the judge's tree runs the fixture. Its
-        // arguments, not "@fixture": a child the judge forked keeps the judge's own arguments,
-        // "@fixture" among them, until it runs the launcher, before any run has begun.
-        let runs = || -> Vec<i32> {
-            let fixture = b"--builtin\0fixture\0";
-            sudoku_judge::proctree::descendants(pid)
-                .into_iter()
-                .filter(|p| {
-                    std::fs::read(format!("/proc/{p}/cmdline"))
-                        .is_ok_and(|c| c.windows(fixture.len()).any(|w| w == fixture))
-                })
-                .collect()
-        };
-        eventually("the run never started", || !runs().is_empty());
-        let solvers = runs();
+        let solvers = started_runs(pid);
         let temp = std::env::temp_dir().join(format!("judge-{pid}"));
         assert!(temp.exists(), "the judge keeps its temporary files in {}", temp.display());
         // SAFETY: a signal to our own child.
@@ -388,18 +396,7 @@ fn a_run_dies_with_a_judge_and_launcher_killed_outright() {
             .spawn()
             .unwrap();
         let pid = child.id() as i32;
-        let fixture = b"--builtin\0fixture\0";
-        let runs = || -> Vec<i32> {
-            sudoku_judge::proctree::descendants(pid)
-                .into_iter()
-                .filter(|p| {
-                    std::fs::read(format!("/proc/{p}/cmdline"))
-                        .is_ok_and(|c| c.windows(fixture.len()).any(|w| w == fixture))
-                })
-                .collect()
-        };
-        eventually("the run never started", || !runs().is_empty());
-        let solvers = runs();
+        let solvers = started_runs(pid);
         // SAFETY: a signal to the process group of our own child.
         unsafe { libc::kill(-pid, libc::SIGKILL) };
         child.wait().unwrap();
@@ -426,16 +423,7 @@ fn a_run_has_no_network_at_all() {
     // Landlock refuses TCP only; the seccomp filter refuses every internet socket, UDP
     // included. Without the sandbox the datagram goes out to a socket listening here.
     let listener = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port().to_string();
-    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "unreachable\n")]);
-    let udp = format!("udp {port}");
-    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", &udp]).assert().success();
-    judge()
-        .current_dir(dir.path())
-        .args(["cases", "--sandbox", "off", "--diff", "unified", "--", "@fixture", &udp])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("+sent"));
+    closed_here_open_without(&format!("udp {}", listener.local_addr().unwrap().port()), "unreachable", "sent");
 }
 
 #[test]
