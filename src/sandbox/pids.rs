@@ -89,42 +89,27 @@ pub fn enter_user_namespace(maps: &IdMaps) -> bool {
 /// Enters the namespaces as root (`maps` none) or through a user namespace, in a throwaway
 /// child, and forks a keeper that makes its own `/proc`.
 fn probe(maps: Option<&IdMaps>) -> Result<(), String> {
-    // SAFETY: the child only makes raw system calls (no allocation, no locks), so forking a
-    // threaded judge is sound; the parent waits for it.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        unsafe {
-            let entered = match maps {
-                None => libc::unshare(libc::CLONE_NEWPID) == 0,
-                Some(maps) => enter_user_namespace(maps),
-            };
-            if !entered {
-                libc::_exit(10 + (*libc::__errno_location()).min(100));
-            }
-            let keeper = libc::fork();
-            if keeper == 0 {
-                let code = if private_views() { 0 } else { 200 };
-                libc::_exit(code);
-            }
-            let mut status = 0;
-            if keeper < 0 || libc::waitpid(keeper, &mut status, 0) != keeper || !libc::WIFEXITED(status) {
-                libc::_exit(9);
-            }
-            libc::_exit(libc::WEXITSTATUS(status));
+    // SAFETY: raw system calls only, on memory prepared before the fork (see `in_child`).
+    let status = super::in_child(|| unsafe {
+        let entered = match maps {
+            None => libc::unshare(libc::CLONE_NEWPID) == 0,
+            Some(maps) => enter_user_namespace(maps),
+        };
+        if !entered {
+            return 10 + (*libc::__errno_location()).min(100);
         }
-    }
-    if pid < 0 {
-        return Err(format!("cannot fork to probe: {}", std::io::Error::last_os_error()));
-    }
-    let mut status = 0;
-    // SAFETY: waiting for our own child.
-    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
-        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return Err("cannot wait for the probe".into());
+        let keeper = libc::fork();
+        if keeper == 0 {
+            libc::_exit(if private_views() { 0 } else { 200 });
         }
-    }
+        let mut status = 0;
+        if keeper < 0 || libc::waitpid(keeper, &mut status, 0) != keeper || !libc::WIFEXITED(status) {
+            return 9;
+        }
+        libc::WEXITSTATUS(status)
+    });
     let what = if maps.is_some() { "a user namespace" } else { "a PID namespace (it needs CAP_SYS_ADMIN: root)" };
-    match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
+    match status {
         Some(0) => Ok(()),
         Some(200) => Err("the kernel refused a private /proc (a mount namespace)".into()),
         Some(code @ 10..=110) => {

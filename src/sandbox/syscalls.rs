@@ -152,26 +152,10 @@ pub fn apply(filter: &Filter) -> bool {
 /// Whether this kernel takes the filter: tried in a child that exits at once.
 pub fn supported() -> Result<(), String> {
     let Some(filter) = filter() else { return Err("no seccomp filter for this architecture".into()) };
-    // SAFETY: the child only installs the filter and exits; the parent waits for it.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        let ok = apply(&filter);
-        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
-    }
-    if pid < 0 {
-        return Err(format!("cannot fork to try seccomp: {}", std::io::Error::last_os_error()));
-    }
-    let mut status = 0;
-    // SAFETY: waiting for our own child.
-    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 {
-        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return Err("cannot wait for the seccomp probe".into());
-        }
-    }
-    if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
-        Ok(())
-    } else {
-        Err("the kernel refused a seccomp filter".into())
+    match super::in_child(|| if apply(&filter) { 0 } else { 1 }) {
+        Some(0) => Ok(()),
+        Some(_) => Err("the kernel refused a seccomp filter".into()),
+        None => Err(format!("cannot try seccomp in a child: {}", std::io::Error::last_os_error())),
     }
 }
 
