@@ -343,6 +343,14 @@ pub fn main() -> i32 {
     let maps = crate::sandbox::pids::IdMaps::own();
     let cgroups = crate::sandbox::cgroup::support().ok();
     let mut runs = 0u64;
+    // A sandboxed run's cgroup, made ahead of the run that takes it.
+    let new_group = |runs: &mut u64| {
+        *runs += 1;
+        cgroups.and_then(|h| {
+            crate::sandbox::cgroup::Group::create(h, &format!("judge-{}-{runs}", std::process::id())).ok()
+        })
+    };
+    let mut spare = new_group(&mut runs);
     loop {
         let (data, fds) = match receive(sock) {
             Ok(Some(m)) => m,
@@ -353,11 +361,9 @@ pub fn main() -> i32 {
             continue;
         };
         // A sandboxed run's cgroup, capped where the watchdog's guard would kill it.
-        runs += 1;
-        let group = cgroups.filter(|_| req.scratch.is_some()).and_then(|h| {
-            let guard = (req.memory_kib * 2).max(req.memory_kib + 64 * 1024);
-            crate::sandbox::cgroup::Group::create(h, &format!("judge-{}-{runs}", std::process::id()), Some(guard)).ok()
-        });
+        let group = if req.scratch.is_some() { spare.take().or_else(|| new_group(&mut runs)) } else { None };
+        let guard = (req.memory_kib * 2).max(req.memory_kib + 64 * 1024);
+        let group = group.filter(|g| g.set_limit(guard).is_ok());
         let joins = group.as_ref().and_then(|g| g.join_files().ok()).unwrap_or_default();
         let namespaces = match (mode, &own_pids) {
             (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own),
@@ -391,7 +397,6 @@ pub fn main() -> i32 {
                     ended.maxrss_kib = ended.maxrss_kib.max(peak_kib);
                     ended.cgroup = true;
                 }
-                drop(group);
                 let mut reply = vec![b'D'];
                 let figures = [
                     ended.status as u32 as u64,
@@ -406,6 +411,12 @@ pub fn main() -> i32 {
                 }
                 if send(sock, &reply, &[]).is_err() {
                     break;
+                }
+                // Off the judge's path: it reads the figures while the cgroup goes and the next
+                // run's is made.
+                drop(group);
+                if spare.is_none() {
+                    spare = new_group(&mut runs);
                 }
             }
             Err(e) => {

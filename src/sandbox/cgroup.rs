@@ -101,7 +101,7 @@ fn find() -> Result<Hierarchy, String> {
         }
     };
     remove_stale(&hierarchy);
-    let probe = Group::create(&hierarchy, &format!("judge-probe-{}", std::process::id()), None)
+    let probe = Group::create(&hierarchy, &format!("judge-probe-{}", std::process::id()))
         .map_err(|e| format!("cannot make a cgroup for runs ({e}; it needs write access, e.g. root)"))?;
     probe.join_files().map_err(|e| format!("cannot join a cgroup: {e}"))?;
     Ok(hierarchy)
@@ -138,8 +138,8 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 impl Group {
-    /// Makes the cgroup `name`, its memory capped at `limit_kib` when given.
-    pub fn create(hierarchy: &Hierarchy, name: &str, limit_kib: Option<u64>) -> std::io::Result<Group> {
+    /// Makes the cgroup `name`.
+    pub fn create(hierarchy: &Hierarchy, name: &str) -> std::io::Result<Group> {
         let (dirs, v2) = match hierarchy {
             Hierarchy::V1 { memory, cpuacct } => (vec![memory.join(name), cpuacct.join(name)], false),
             Hierarchy::V2 { base } => (vec![base.join(name)], true),
@@ -149,11 +149,13 @@ impl Group {
             std::fs::create_dir(&dir)?;
             group.dirs.push(dir);
         }
-        if let Some(kib) = limit_kib {
-            let file = if v2 { "memory.max" } else { "memory.limit_in_bytes" };
-            write(&group.dirs[0].join(file), &(kib * 1024).to_string())?;
-        }
         Ok(group)
+    }
+
+    /// Caps the memory its processes may hold: past it the kernel reclaims, then kills.
+    pub fn set_limit(&self, kib: u64) -> std::io::Result<()> {
+        let file = if self.v2 { "memory.max" } else { "memory.limit_in_bytes" };
+        write(&self.dirs[0].join(file), &(kib * 1024).to_string())
     }
 
     /// The files the program joins by writing `0` to each. On v1, `tasks`: it moves the
