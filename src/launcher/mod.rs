@@ -27,7 +27,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 mod reap;
 mod spawn;
 
-use reap::{collect, collect_keeper, sweep, wait_or_hang_up};
+use reap::{collect, collect_keeper, ready_or_hang_up, reap_keeper, sweep, wait_or_hang_up};
 use spawn::{fork_exec, Started};
 
 /// What one request asks for.
@@ -381,14 +381,23 @@ pub fn main() -> i32 {
                 if send(sock, &started, &[]).is_err() {
                     break;
                 }
-                if !wait_or_hang_up(pid, sock) {
+                // A keeper's figures come once the run is over, before its namespaces are
+                // torn down: the judge need not wait for that.
+                let waited = match &keeper {
+                    Some(figures) => ready_or_hang_up(figures.as_raw_fd(), sock),
+                    None => wait_or_hang_up(pid, sock),
+                };
+                if !waited {
                     // The judge is gone (Ctrl-C, killed): nothing of its run may outlive it.
                     sweep(None);
                     return 0;
                 }
-                let mut ended = match keeper {
-                    Some(figures) => collect_keeper(pid, &figures),
-                    None => collect(pid),
+                let (mut ended, keeper_left) = match &keeper {
+                    Some(figures) => {
+                        let (ended, reaped) = collect_keeper(pid, figures);
+                        (ended, !reaped)
+                    }
+                    None => (collect(pid), false),
                 };
                 drop(joins);
                 // Every process of the run is reaped by now: the cgroup's figures are final.
@@ -412,8 +421,11 @@ pub fn main() -> i32 {
                 if send(sock, &reply, &[]).is_err() {
                     break;
                 }
-                // Off the judge's path: it reads the figures while the cgroup goes and the next
-                // run's is made.
+                // Off the judge's path: it reads the figures while the keeper and the cgroup go
+                // and the next run's cgroup is made.
+                if keeper_left {
+                    reap_keeper(pid);
+                }
                 drop(group);
                 if spare.is_none() {
                     spare = new_group(&mut runs);

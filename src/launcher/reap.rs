@@ -14,9 +14,15 @@ pub(super) fn wait_or_hang_up(pid: i32, sock: RawFd) -> bool {
     }
     // SAFETY: the fd was just returned to us.
     let pidfd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
+    ready_or_hang_up(pidfd.as_raw_fd(), sock)
+}
+
+/// Waits until `fd` is readable or has hung up (true: a pidfd whose process has ended, a
+/// keeper's pipe with its figures) or the judge has closed the socket (false).
+pub(super) fn ready_or_hang_up(fd: RawFd, sock: RawFd) -> bool {
     loop {
         let mut fds = [
-            libc::pollfd { fd: pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd, events: libc::POLLIN, revents: 0 },
             libc::pollfd { fd: sock, events: libc::POLLIN | libc::POLLRDHUP, revents: 0 },
         ];
         // SAFETY: two pollfds we own.
@@ -52,10 +58,41 @@ pub(super) fn collect(pid: i32) -> Ended {
     ended
 }
 
-/// Reaps the keeper of a run, once it has ended, and takes the figures it sent. A keeper
-/// killed before sending them (the watchdog's kill, which the kernel carries to the whole
-/// namespace) is read as the run's end: its own status and usage stand for the run's.
-pub(super) fn collect_keeper(keeper: i32, figures: &OwnedFd) -> Ended {
+/// The figures the keeper of a run sent, once it has sent them or died: the run is over
+/// then, every process of it reaped. A keeper killed before sending them (the watchdog's
+/// kill, which the kernel carries to the whole namespace) is waited for and read as the
+/// run's end: its own status and usage stand for the run's. `None` in `Ended`'s stead means
+/// the keeper is still leaving (its namespaces going): [`reap_keeper`] it once the judge has
+/// the figures.
+pub(super) fn collect_keeper(keeper: i32, figures: &OwnedFd) -> (Ended, bool) {
+    let mut bytes = [0u8; crate::sandbox::pids::REPORT_BYTES];
+    // SAFETY: reading into our own buffer; the pipe is readable (figures, or the keeper gone).
+    let n = unsafe { libc::read(figures.as_raw_fd(), bytes.as_mut_ptr().cast(), bytes.len()) };
+    if n == bytes.len() as isize {
+        let field = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+        let ended = Ended {
+            status: field(0) as u32 as i32,
+            cpu_us: field(1),
+            maxrss_kib: field(2),
+            leftovers: field(3).min(u64::from(u32::MAX)) as u32,
+            ..Ended::default()
+        };
+        return (ended, false);
+    }
+    let (status, usage) = reap_keeper(keeper);
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    let ended = Ended {
+        status,
+        cpu_us: us(usage.ru_utime) + us(usage.ru_stime),
+        maxrss_kib: usage.ru_maxrss.max(0) as u64,
+        ..Ended::default()
+    };
+    (ended, true)
+}
+
+/// Waits for a keeper to end (the namespaces it leaves take the kernel a moment to tear
+/// down) and reaps it: its status and usage.
+pub(super) fn reap_keeper(keeper: i32) -> (i32, libc::rusage) {
     let mut status = 0;
     // SAFETY: plain C structs that wait4 fills in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -64,30 +101,9 @@ pub(super) fn collect_keeper(keeper: i32, figures: &OwnedFd) -> Ended {
             break;
         }
     }
-    let mut bytes = [0u8; crate::sandbox::pids::REPORT_BYTES];
-    // SAFETY: reading into our own buffer; the keeper has exited, so this never blocks.
-    let n = unsafe { libc::read(figures.as_raw_fd(), bytes.as_mut_ptr().cast(), bytes.len()) };
-    let field = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
-    let ended = if n == bytes.len() as isize {
-        Ended {
-            status: field(0) as u32 as i32,
-            cpu_us: field(1),
-            maxrss_kib: field(2),
-            leftovers: field(3).min(u64::from(u32::MAX)) as u32,
-            ..Ended::default()
-        }
-    } else {
-        let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-        Ended {
-            status,
-            cpu_us: us(usage.ru_utime) + us(usage.ru_stime),
-            maxrss_kib: usage.ru_maxrss.max(0) as u64,
-            ..Ended::default()
-        }
-    };
     // Nothing of the run is outside the namespace; this only makes sure.
     sweep(None);
-    ended
+    (status, usage)
 }
 
 /// Kills every descendant and reaps them all, adding up their figures. The status is that
