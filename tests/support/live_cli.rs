@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A pseudo-terminal of 120 columns: (the side the judge writes to, the side we read).
-fn pty() -> (OwnedFd, std::fs::File) {
+pub(super) fn pty() -> (OwnedFd, std::fs::File) {
     let (mut master, mut slave) = (0, 0);
     let size = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
     // SAFETY: openpty fills two descriptors that we then own; the pointers are to locals.

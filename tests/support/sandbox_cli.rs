@@ -29,11 +29,14 @@ fn a_solver_cannot_read_or_overwrite_the_answer_or_write_into_the_user_s_folder(
         judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("file access is not limited"));
         return;
     }
+    // Also: swapping the case's files for FIFOs, which would block the judge's next read of
+    // them (hence two runs of the case).
     let dir = setup(
         "folder=$(dirname \"$(readlink /proc/self/fd/0)\")\n\
          cat \"$folder/expected.txt\" 2>/dev/null || cat cases/a/expected.txt 2>/dev/null\n\
          echo 4 > \"$folder/expected.txt\" 2>/dev/null\n\
          echo 4 > \"$PWD_OF_JUDGE/cases/a/expected.txt\" 2>/dev/null\n\
+         for f in expected input; do rm -f \"$PWD_OF_JUDGE/cases/a/$f.txt\"; mkfifo \"$PWD_OF_JUDGE/cases/a/$f.txt\"; done 2>/dev/null\n\
          echo junk > output.txt\n\
          exit 0\n",
     );
@@ -41,11 +44,12 @@ fn a_solver_cannot_read_or_overwrite_the_answer_or_write_into_the_user_s_folder(
     judge()
         .current_dir(dir.path())
         .env("PWD_OF_JUDGE", &home)
-        .args(["cases", "--", "./solver.sh"])
+        .args(["cases", "--repeat", "2", "--", "./solver.sh"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(" WA "));
     assert_eq!(std::fs::read_to_string(dir.path().join("cases/a/expected.txt")).unwrap(), "3\n");
+    assert_eq!(std::fs::read_to_string(dir.path().join("cases/a/input.txt")).unwrap(), "1 2\n");
     assert!(!dir.path().join("output.txt").exists(), "a run wrote into the working folder");
 }
 
@@ -519,4 +523,49 @@ fn a_judge_that_is_not_root_gets_its_namespaces_through_a_user_namespace() {
     }
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(report["cases"][0]["verdict"], "AC", "{report}");
+}
+
+#[test]
+fn a_solver_cannot_reach_the_terminal_the_judge_runs_in() {
+    use std::os::unix::process::CommandExt;
+    // The judge runs on a terminal of its own here (its controlling terminal), as when a
+    // user types `judge`; a solver that opens /dev/tty could read what the user types.
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "none\n")]);
+    executable(&dir.path().join("solver.sh"), "if (exec 3</dev/tty) 2>/dev/null; then echo tty; else echo none; fi\n");
+    let verdict = |level: &str| -> String {
+        let (slave, mut master) = super::live_cli::pty();
+        let json = dir.path().join(format!("{level}.json"));
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+        command
+            .current_dir(dir.path())
+            .args(["cases", "--sandbox", level, "--json"])
+            .arg(&json)
+            .args(["--", "./solver.sh"])
+            .stdin(slave.try_clone().unwrap())
+            .stdout(slave.try_clone().unwrap())
+            .stderr(slave);
+        // SAFETY: between fork and exec, system calls only: a session of its own whose
+        // controlling terminal is the pty on its stdin.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().unwrap();
+        drop(command);
+        let reader = std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut master, &mut sink);
+        });
+        child.wait().unwrap();
+        reader.join().unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        report["cases"][0]["verdict"].as_str().unwrap().to_string()
+    };
+    assert_eq!(verdict("auto"), "AC");
+    // Without the sandbox the solver shares the judge's session, and its terminal.
+    assert_eq!(verdict("off"), "WA");
 }
