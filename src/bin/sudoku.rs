@@ -3179,17 +3179,135 @@ mod canvas {
         }
     }
 
-    /// Intersects the candidates of every shared box on both boards, for the digits whose
-    /// masks changed there (`changes[g]`: bit `3 * d + b` when digit `d + 1` changed in band `b`
-    /// of board `g`); true when any board lost one.
-    fn exchange(boards: &mut [Grid], shared: &[SharedBoxes], changes: &[u32]) -> bool {
-        let mut any = false;
-        for link in shared {
-            let ((ga, ba), (gb, bb)) = (link.a, link.b);
-            let mut digits = (changes[ga] >> ba | changes[gb] >> bb) & EVERY_THIRD;
-            if digits == 0 {
-                continue;
+    /// Bit `3 * d` for each digit: the first band's bits of a digit-band mask.
+    const EVERY_THIRD: u32 = 0x124_9249;
+
+    /// The boards of a canvas under search. A guess is undone from a trail of the boards its
+    /// node changed, each saved once before its first change there, and settling works
+    /// through a queue of the boards something touched: copying every board at each guess and
+    /// settling and comparing all of them made a guess on a 63x63 canvas (361 grids) cost all
+    /// 361, though one touches a few nearby.
+    struct Boards {
+        grids: Vec<Grid>,
+        /// Per board, its entries in the shared boxes.
+        links: Vec<Vec<u32>>,
+        /// Per board, the search node that last saved it on the trail (node 0, the root, is
+        /// never undone and saves nothing).
+        saved_at: Vec<u32>,
+        /// A board as it was before a node changed it: (board, its `saved_at` then, grid).
+        trail: Vec<(u32, u32, Grid)>,
+        /// The node the search is in, and the last one made.
+        node: u32,
+        nodes: u32,
+        /// Boards to settle, and whether each is in the queue.
+        queue: std::collections::VecDeque<u32>,
+        queued: Vec<bool>,
+    }
+
+    impl Boards {
+        fn new(grids: Vec<Grid>, shared: &[SharedBoxes]) -> Boards {
+            let n = grids.len();
+            let mut links = vec![Vec::new(); n];
+            for (l, link) in shared.iter().enumerate() {
+                links[link.a.0].push(l as u32);
+                links[link.b.0].push(l as u32);
             }
+            Boards {
+                grids,
+                links,
+                saved_at: vec![0; n],
+                trail: Vec::new(),
+                node: 0,
+                nodes: 0,
+                queue: (0..n as u32).collect(),
+                queued: vec![true; n],
+            }
+        }
+
+        /// Saves board `g` for undoing, once a node.
+        fn touch(&mut self, g: usize) {
+            if self.saved_at[g] != self.node {
+                self.trail.push((g as u32, self.saved_at[g], self.grids[g]));
+                self.saved_at[g] = self.node;
+            }
+        }
+
+        fn enqueue(&mut self, g: usize) {
+            if !self.queued[g] {
+                self.queued[g] = true;
+                self.queue.push_back(g as u32);
+            }
+        }
+
+        /// Opens a child node; the mark to undo it to.
+        fn enter(&mut self) -> (usize, u32) {
+            let mark = (self.trail.len(), self.node);
+            self.nodes += 1;
+            self.node = self.nodes;
+            mark
+        }
+
+        fn undo(&mut self, (len, node): (usize, u32)) {
+            for (g, at, grid) in self.trail.drain(len..).rev() {
+                self.grids[g as usize] = grid;
+                self.saved_at[g as usize] = at;
+            }
+            self.node = node;
+        }
+
+        /// Places or removes a guess's digit on board `g`.
+        fn change(&mut self, g: usize, (d, b, i): (usize, usize, u32), place: bool) {
+            self.touch(g);
+            if place {
+                self.grids[g].assign(d, b, i);
+            } else {
+                self.grids[g].eliminate(d, b, i);
+            }
+            self.enqueue(g);
+        }
+
+        /// Settles the queued boards and the boxes they share, until the queue is empty: each
+        /// board settled compares its shared boxes for the digits whose masks changed on it
+        /// (a flower's 46 boxes compared for all nine digits had been a quarter of the time of
+        /// the slowest canvases), and a board that loses a candidate there is queued.
+        fn settle(&mut self, shared: &[SharedBoxes]) -> Result<(), Contradiction> {
+            while let Some(g) = self.queue.pop_front() {
+                let g = g as usize;
+                self.queued[g] = false;
+                let board = &self.grids[g];
+                if board.dirty | board.uncounted | board.unchecked == 0 {
+                    continue;
+                }
+                self.touch(g);
+                let board = &mut self.grids[g];
+                // What was changed outside propagation is still marked dirty.
+                let mut changed = board.dirty;
+                let before = board.cand;
+                if board.propagate().is_err() {
+                    self.clear_queue();
+                    return Err(Contradiction);
+                }
+                changed |= (0..27).fold(0, |m, k| m | u32::from(before[k] != board.cand[k]) << k);
+                for l in 0..self.links[g].len() {
+                    let link = shared[self.links[g][l] as usize];
+                    self.exchange(&link, g, changed);
+                }
+            }
+            Ok(())
+        }
+
+        fn clear_queue(&mut self) {
+            for g in self.queue.drain(..) {
+                self.queued[g as usize] = false;
+            }
+        }
+
+        /// Intersects the boxes of `link` on both boards for the digits in `changed` (bit
+        /// `3 * d + b` when digit `d + 1` changed in band `b` of board `g`); a board that
+        /// loses a candidate is queued.
+        fn exchange(&mut self, link: &SharedBoxes, g: usize, changed: u32) {
+            let ((ga, ba), (gb, bb)) = (link.a, link.b);
+            let mut digits = changed >> if g == ga { ba } else { bb } & EVERY_THIRD;
             let (mut lost_a, mut lost_b) = (0u32, 0u32);
             while digits != 0 {
                 let at = digits.trailing_zeros();
@@ -3197,62 +3315,48 @@ mod canvas {
                 let (ia, ib) = (at as usize + ba, at as usize + bb);
                 // Both sides in the first band's places: bits a shift carries past a row's end
                 // land outside the shared boxes, and the mask drops them.
-                let x = boards[ga].cand[ia] & link.cells;
-                let y = shifted(boards[gb].cand[ib], link.shift) & link.cells;
+                let x = self.grids[ga].cand[ia] & link.cells;
+                let y = shifted(self.grids[gb].cand[ib], link.shift) & link.cells;
                 let both = x & y;
-                boards[ga].cand[ia] &= !(x ^ both);
-                boards[gb].cand[ib] &= !shifted(y ^ both, -link.shift);
-                lost_a |= u32::from(both != x) << at;
-                lost_b |= u32::from(both != y) << at;
-            }
-            boards[ga].dirty |= lost_a << ba;
-            boards[gb].dirty |= lost_b << bb;
-            any |= lost_a | lost_b != 0;
-        }
-        any
-    }
-
-    /// Bit `3 * d` for each digit: the first band's bits of a digit-band mask.
-    const EVERY_THIRD: u32 = 0x124_9249;
-
-    /// Settles every board and the boxes they share. `None`: solved; else the board to guess in:
-    /// of the boards with a cell with two candidates (else of all boards still open), the one with
-    /// the most open cells, whose guess reaches furthest (on the bundled canvases, under half the
-    /// guesses of taking the first such board). A board nothing has touched since it last settled
-    /// is as it was, and is not settled again; shared boxes are compared only for the digits that
-    /// changed on either side (the comparisons had been a quarter of the time of the slowest
-    /// canvases). `changes` is scratch space, one word per board.
-    fn settle_boards(
-        boards: &mut [Grid],
-        shared: &[SharedBoxes],
-        changes: &mut [u32],
-    ) -> Result<Option<usize>, Contradiction> {
-        loop {
-            for (board, changed) in boards.iter_mut().zip(changes.iter_mut()) {
-                // What was changed outside propagation is still marked dirty.
-                *changed = board.dirty;
-                if board.dirty | board.uncounted | board.unchecked != 0 {
-                    let before = board.cand;
-                    board.propagate()?;
-                    *changed |= (0..27).fold(0, |m, k| m | u32::from(before[k] != board.cand[k]) << k);
+                if both != x {
+                    self.touch(ga);
+                    self.grids[ga].cand[ia] &= !(x ^ both);
+                    lost_a |= 1 << at;
+                }
+                if both != y {
+                    self.touch(gb);
+                    self.grids[gb].cand[ib] &= !shifted(y ^ both, -link.shift);
+                    lost_b |= 1 << at;
                 }
             }
-            if !exchange(boards, shared, changes) {
-                break;
+            if lost_a != 0 {
+                self.grids[ga].dirty |= lost_a << ba;
+                self.enqueue(ga);
+            }
+            if lost_b != 0 {
+                self.grids[gb].dirty |= lost_b << bb;
+                self.enqueue(gb);
             }
         }
-        let mut guess = None;
-        let mut best = (false, 0);
-        for (g, board) in boards.iter().enumerate() {
-            if board.open != [0; 3] {
-                let rank = (board.pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
-                if guess.is_none() || rank > best {
-                    guess = Some(g);
-                    best = rank;
+
+        /// The board to guess in, `None` when all are solved: of the boards with a cell with
+        /// two candidates (else of all boards still open), the one with the most open cells,
+        /// whose guess reaches furthest (on the bundled canvases, under half the guesses of
+        /// taking the first such board).
+        fn guess_board(&self) -> Option<usize> {
+            let mut guess = None;
+            let mut best = (false, 0);
+            for (g, board) in self.grids.iter().enumerate() {
+                if board.open != [0; 3] {
+                    let rank = (board.pairs != [0; 3], board.open.iter().map(|o| o.count_ones()).sum::<u32>());
+                    if guess.is_none() || rank > best {
+                        guess = Some(g);
+                        best = rank;
+                    }
                 }
             }
+            guess
         }
-        Ok(guess)
     }
 
     /// What a canvas search collects: as `Hunt`, with the first solution as solved boards.
@@ -3261,36 +3365,34 @@ mod canvas {
         cap: u64,
         first: Option<Vec<Grid>>,
         guesses: u64,
-        /// Scratch for `settle_boards`.
-        changes: Vec<u32>,
     }
 
-    fn search_boards(boards: &mut [Grid], shared: &[SharedBoxes], hunt: &mut BoardHunt) {
+    fn search_boards(boards: &mut Boards, shared: &[SharedBoxes], hunt: &mut BoardHunt) {
         loop {
-            let g = match settle_boards(boards, shared, &mut hunt.changes) {
-                Err(Contradiction) => return,
-                Ok(None) => {
-                    hunt.found += 1;
-                    if hunt.first.is_none() {
-                        hunt.first = Some(boards.to_vec());
-                    }
-                    return;
+            if boards.settle(shared).is_err() {
+                return;
+            }
+            let Some(g) = boards.guess_board() else {
+                hunt.found += 1;
+                if hunt.first.is_none() {
+                    hunt.first = Some(boards.grids.clone());
                 }
-                Ok(Some(guess)) => guess,
+                return;
             };
             if hunt.guesses == 0 {
                 return;
             }
             hunt.guesses -= 1;
-            let (d, b, i) = boards[g].pick_in_widest_band();
-            let mut next = boards.to_vec();
-            next[g].assign(d, b, i);
-            search_boards(&mut next, shared, hunt);
+            let guess = boards.grids[g].pick_in_widest_band();
+            let mark = boards.enter();
+            boards.change(g, guess, true);
+            search_boards(boards, shared, hunt);
+            boards.undo(mark);
             // Out of guesses, the subtree may not be exhausted: its guess is not refuted.
             if hunt.found >= hunt.cap || hunt.guesses == 0 {
                 return;
             }
-            boards[g].eliminate(d, b, i);
+            boards.change(g, guess, false);
         }
     }
 
@@ -3300,21 +3402,22 @@ mod canvas {
     /// each board's own, which a plain 9x9 search counts. Each such assignment once was a
     /// model of the SAT engine, blocked and solved for again: an empty butterfly took 4 s to
     /// reach 10,000.
-    fn count_boards(boards: &mut [Grid], shared: &[SharedBoxes], shared_cells: &[[u32; 3]], hunt: &mut BoardHunt) {
+    fn count_boards(boards: &mut Boards, shared: &[SharedBoxes], shared_cells: &[[u32; 3]], hunt: &mut BoardHunt) {
         loop {
-            if settle_boards(boards, shared, &mut hunt.changes).is_err() {
+            if boards.settle(shared).is_err() {
                 return;
             }
             let guess = boards
+                .grids
                 .iter()
                 .zip(shared_cells)
                 .enumerate()
                 .find_map(|(g, (board, cells))| board.pick_among(cells).map(|guess| (g, guess)));
-            let Some((g, (d, b, i))) = guess else {
+            let Some((g, guess)) = guess else {
                 let left = hunt.cap - hunt.found;
                 let mut product = 1u64;
                 let mut firsts = Vec::new();
-                for board in boards.iter() {
+                for board in boards.grids.iter() {
                     let mut hunt = Hunt::new(left, u64::MAX);
                     search9(&mut board.clone(), &mut hunt);
                     product = product.saturating_mul(hunt.found).min(left);
@@ -3335,13 +3438,14 @@ mod canvas {
                 return;
             }
             hunt.guesses -= 1;
-            let mut next = boards.to_vec();
-            next[g].assign(d, b, i);
-            count_boards(&mut next, shared, shared_cells, hunt);
+            let mark = boards.enter();
+            boards.change(g, guess, true);
+            count_boards(boards, shared, shared_cells, hunt);
+            boards.undo(mark);
             if hunt.found >= hunt.cap || hunt.guesses == 0 {
                 return;
             }
-            boards[g].eliminate(d, b, i);
+            boards.change(g, guess, false);
         }
     }
 
@@ -3372,7 +3476,7 @@ mod canvas {
                 at
             })
             .collect();
-        let mut boards: Vec<Grid> = cells
+        let grids: Vec<Grid> = cells
             .iter()
             .map(|at| {
                 let values: Vec<u8> = at.iter().map(|&i| givens[i]).collect();
@@ -3380,8 +3484,8 @@ mod canvas {
             })
             .collect();
         let shared = shared_boxes(&canvas.grids);
-        let mut changes = vec![0u32; boards.len()];
-        if settle_boards(&mut boards, &shared, &mut changes).is_err() {
+        let mut boards = Boards::new(grids, &shared);
+        if boards.settle(&shared).is_err() {
             return Ok((0, None));
         }
         let settled = |boards: &[Grid]| {
@@ -3394,10 +3498,10 @@ mod canvas {
             }
             start
         };
-        let root = boards.clone();
-        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES, changes };
+        let root = boards.grids.clone();
+        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses: CANVAS_GUESSES };
         if cap > 2 {
-            let shared_cells = shared_cells(boards.len(), &shared);
+            let shared_cells = shared_cells(boards.grids.len(), &shared);
             count_boards(&mut boards, &shared, &shared_cells, &mut hunt);
             if hunt.guesses == 0 && hunt.found < cap {
                 return Err(settled(&root));
@@ -3409,7 +3513,7 @@ mod canvas {
             // The boards left at the top of the search lack only what exhausted subtrees refuted:
             // the SAT engine starts from them, unless a solution was found there (it must be
             // counted again).
-            return Err(settled(if hunt.found == 0 { &boards } else { &root }));
+            return Err(settled(if hunt.found == 0 { &boards.grids } else { &root }));
         }
         let first = hunt.first.map(|solved| {
             let mut values = vec![0u8; givens.len()];
