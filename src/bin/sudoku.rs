@@ -3273,8 +3273,8 @@ mod canvas {
     struct Boards {
         grids: Vec<Grid>,
         /// Per board, its entries in the shared boxes and its overlaps (see `Overlap`).
-        links: Vec<Vec<u32>>,
-        overlapping: Vec<Vec<u32>>,
+        links: Vec<Vec<SharedBoxes>>,
+        overlapping: Vec<Vec<Overlap>>,
         /// Per board, the search node that last saved it on the trail (node 0, the root, is
         /// never undone and saves nothing).
         saved_at: Vec<u32>,
@@ -3294,14 +3294,14 @@ mod canvas {
         fn new(grids: Vec<Grid>, net: &Net) -> Boards {
             let n = grids.len();
             let mut links = vec![Vec::new(); n];
-            for (l, link) in net.shared.iter().enumerate() {
-                links[link.a.0].push(l as u32);
-                links[link.b.0].push(l as u32);
+            for &link in &net.shared {
+                links[link.a.0].push(link);
+                links[link.b.0].push(link);
             }
             let mut overlapping = vec![Vec::new(); n];
-            for (l, o) in net.overlaps.iter().enumerate() {
-                overlapping[o.a].push(l as u32);
-                overlapping[o.b].push(l as u32);
+            for &o in &net.overlaps {
+                overlapping[o.a].push(o);
+                overlapping[o.b].push(o);
             }
             Boards {
                 grids,
@@ -3363,7 +3363,7 @@ mod canvas {
         /// board settled compares its shared boxes for the digits whose masks changed on it
         /// (a flower's 46 boxes compared for all nine digits had been a quarter of the time of
         /// the slowest canvases), and a board that loses a candidate there is queued.
-        fn settle(&mut self, net: &Net) -> Result<(), Contradiction> {
+        fn settle(&mut self) -> Result<(), Contradiction> {
             while let Some(g) = self.queue.pop_front() {
                 let g = g as usize;
                 self.queued[g] = false;
@@ -3381,14 +3381,20 @@ mod canvas {
                     return Err(Contradiction);
                 }
                 changed |= (0..27).fold(0, |m, k| m | u32::from(before[k] != board.cand[k]) << k);
-                for l in 0..self.links[g].len() {
-                    let link = net.shared[self.links[g][l] as usize];
-                    self.exchange(&link, g, changed);
+                // Taken out while the boards change (and put back: no allocation), a board's
+                // links are read without an index into the canvas's (4% of an empty 63x63).
+                let links = std::mem::take(&mut self.links[g]);
+                for link in &links {
+                    self.exchange(link, g, changed);
                 }
+                self.links[g] = links;
                 let digits = (changed | changed >> 1 | changed >> 2) & EVERY_THIRD;
-                for l in 0..self.overlapping[g].len() * usize::from(self.lines) {
-                    let o = net.overlaps[self.overlapping[g][l] as usize];
-                    self.line_rule(&o, digits);
+                if self.lines {
+                    let overlapping = std::mem::take(&mut self.overlapping[g]);
+                    for o in &overlapping {
+                        self.line_rule(o, digits);
+                    }
+                    self.overlapping[g] = overlapping;
                 }
             }
             Ok(())
@@ -3510,9 +3516,9 @@ mod canvas {
         guesses: u64,
     }
 
-    fn search_boards(boards: &mut Boards, net: &Net, hunt: &mut BoardHunt) {
+    fn search_boards(boards: &mut Boards, hunt: &mut BoardHunt) {
         loop {
-            if boards.settle(net).is_err() {
+            if boards.settle().is_err() {
                 return;
             }
             let Some(g) = boards.guess_board() else {
@@ -3529,7 +3535,7 @@ mod canvas {
             let guess = boards.grids[g].pick_in_widest_band();
             let mark = boards.enter();
             boards.change(g, guess, true);
-            search_boards(boards, net, hunt);
+            search_boards(boards, hunt);
             boards.undo(mark);
             // Out of guesses, the subtree may not be exhausted: its guess is not refuted.
             if hunt.found >= hunt.cap || hunt.guesses == 0 {
@@ -3545,9 +3551,9 @@ mod canvas {
     /// each board's own, which a plain 9x9 search counts. Each such assignment once was a
     /// model of the SAT engine, blocked and solved for again: an empty butterfly took 4 s to
     /// reach 10,000.
-    fn count_boards(boards: &mut Boards, net: &Net, shared_cells: &[[u32; 3]], hunt: &mut BoardHunt) {
+    fn count_boards(boards: &mut Boards, shared_cells: &[[u32; 3]], hunt: &mut BoardHunt) {
         loop {
-            if boards.settle(net).is_err() {
+            if boards.settle().is_err() {
                 return;
             }
             let guess = boards
@@ -3583,7 +3589,7 @@ mod canvas {
             hunt.guesses -= 1;
             let mark = boards.enter();
             boards.change(g, guess, true);
-            count_boards(boards, net, shared_cells, hunt);
+            count_boards(boards, shared_cells, hunt);
             boards.undo(mark);
             if hunt.found >= hunt.cap || hunt.guesses == 0 {
                 return;
@@ -3629,7 +3635,7 @@ mod canvas {
         let shared = shared_boxes(&canvas.grids);
         let net = Net { overlaps: overlaps(&canvas.grids), shared };
         let mut boards = Boards::new(grids, &net);
-        if boards.settle(&net).is_err() {
+        if boards.settle().is_err() {
             return Ok((0, None));
         }
         // The SAT engine starts from the boards settled without the line rule: from what it
@@ -3640,7 +3646,7 @@ mod canvas {
         for o in &net.overlaps {
             boards.line_rule(o, EVERY_THIRD);
         }
-        if boards.settle(&net).is_err() {
+        if boards.settle().is_err() {
             return Ok((0, None));
         }
         let settled = |boards: &[Grid]| {
@@ -3657,12 +3663,12 @@ mod canvas {
         let mut hunt = BoardHunt { found: 0, cap, first: None, guesses };
         if cap > 2 {
             let shared_cells = shared_cells(boards.grids.len(), &net.shared);
-            count_boards(&mut boards, &net, &shared_cells, &mut hunt);
+            count_boards(&mut boards, &shared_cells, &mut hunt);
             if hunt.guesses == 0 && hunt.found < cap {
                 return Err(settled(&root));
             }
         } else {
-            search_boards(&mut boards, &net, &mut hunt);
+            search_boards(&mut boards, &mut hunt);
         }
         if hunt.guesses == 0 && hunt.found < cap {
             // The boards left at the top of the search lack only what exhausted subtrees refuted:
