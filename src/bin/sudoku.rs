@@ -2249,7 +2249,7 @@ mod sat {
 
     /// Learnt clauses the SAT engine keeps before it first forgets some (see `Sat::reduce`):
     /// the grids and standard canvases it answers learn far fewer.
-    const FIRST_REDUCE: usize = 4_000;
+    const FIRST_REDUCE: usize = 2_000;
 
     /// The Luby restart sequence: 1 1 2 1 1 2 4 1 1 2 ...
     fn luby(mut i: u32) -> u64 {
