@@ -2813,9 +2813,25 @@ mod nine {
         }
 
         fn first_digit(&self, b: usize, i: u32) -> usize {
-            // All nine looked at with no early exit (whose branch mispredicts); none gives 0.
-            let digits = (0..9).fold(0u32, |m, d| m | (self.cand[3 * d + (b & 3)] >> i & 1) << d);
-            digits.trailing_zeros() as usize % 32
+            self.cell_digits(b, i).trailing_zeros() as usize % 32
+        }
+
+        /// The digits bit `i` of band `b` still allows (bit d: digit d + 1).
+        fn cell_digits(&self, b: usize, i: u32) -> u32 {
+            // All nine looked at with no early exit (whose branch mispredicts).
+            (0..9).fold(0u32, |m, d| m | (self.cand[3 * d + (b & 3)] >> i & 1) << d)
+        }
+
+        /// The other side of a guess of digit `d` in bit `i` of band `b`, whose digits were
+        /// `digits` when it was picked: the digit goes, and when one other is left it is placed
+        /// at once, rather than found as a naked single by another round of the counting pass.
+        pub fn refute(&mut self, d: usize, b: usize, i: u32, digits: u32) {
+            let rest = digits & !(1 << d);
+            if rest != 0 && rest & (rest - 1) == 0 {
+                self.assign(rest.trailing_zeros() as usize, b, i);
+            } else {
+                self.eliminate(d, b, i);
+            }
         }
 
         /// The guess on a canvas board: the first cell with two candidates of the band with the
@@ -2842,6 +2858,12 @@ mod nine {
         /// one with the fewest candidates (looking further, for a digit with two places in a unit,
         /// made forum-hardest-1106 search half again as many nodes).
         fn pick(&self) -> (usize, usize, u32) {
+            let (digits, b, i) = self.pick_cell();
+            (digits.trailing_zeros() as usize % 32, b, i)
+        }
+
+        /// `pick`'s cell: its digits (bit d: digit d + 1), band and bit.
+        fn pick_cell(&self) -> (u32, usize, u32) {
             #[cfg(target_arch = "x86_64")]
             if is_x86_feature_detected!("popcnt") {
                 // SAFETY: the CPU has just been seen to have the instruction.
@@ -2850,17 +2872,18 @@ mod nine {
             self.pick_body()
         }
 
-        /// `pick` compiled with the popcount instruction, which a judge's plain `-O` leaves out.
+        /// `pick_cell` compiled with the popcount instruction, which a judge's plain `-O` leaves
+        /// out.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "popcnt")]
-        unsafe fn pick_popcnt(&self) -> (usize, usize, u32) {
+        unsafe fn pick_popcnt(&self) -> (u32, usize, u32) {
             self.pick_body()
         }
 
         /// `pick` itself; its cell scores are one popcount each (forum hardest 0.98x the time and
         /// serg 0.96x with the instruction).
         #[inline(always)]
-        fn pick_body(&self) -> (usize, usize, u32) {
+        fn pick_body(&self) -> (u32, usize, u32) {
             let mut widest = None;
             let mut most_seen = 0;
             let mut budget = 8;
@@ -2885,7 +2908,7 @@ mod nine {
                 }
             }
             if let Some((b, i)) = widest {
-                return (self.first_digit(b, i), b, i);
+                return (self.cell_digits(b, i), b, i);
             }
             let mut best = (u32::MAX, 0, 0);
             for (b, &open) in self.open.iter().enumerate() {
@@ -2899,7 +2922,7 @@ mod nine {
                 }
             }
             let (_, b, i) = best;
-            (self.first_digit(b, i), b, i)
+            (self.cell_digits(b, i), b, i)
         }
 
         /// The digits of a solved grid, in reading order, as ASCII.
@@ -3026,14 +3049,15 @@ mod nine {
             if !hunt.guess() {
                 return;
             }
-            let (d, b, i) = grid.pick();
+            let (digits, b, i) = grid.pick_cell();
+            let d = digits.trailing_zeros() as usize % 32;
             let mut next = *grid;
             next.assign(d, b, i);
             search9(&mut next, hunt);
             if hunt.found >= hunt.cap {
                 return;
             }
-            grid.eliminate(d, b, i);
+            grid.refute(d, b, i, digits);
         }
     }
 
@@ -3116,10 +3140,11 @@ mod nine {
                         }
                         // The grid below becomes the branch without the digit, searched after
                         // the one with it.
-                        let (d, b, i) = grid.pick();
+                        let (digits, b, i) = grid.pick_cell();
+                        let d = digits.trailing_zeros() as usize % 32;
                         let mut next = *grid;
                         next.assign(d, b, i);
-                        grid.eliminate(d, b, i);
+                        grid.refute(d, b, i, digits);
                         self.stack.push(next);
                     }
                 }
