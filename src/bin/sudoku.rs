@@ -2768,15 +2768,17 @@ mod nine {
             while digits != 0 {
                 let d = digits.trailing_zeros() as usize / 3;
                 digits &= digits - 1;
-                let (mut once, mut twice, mut done) = (0u32, 0u32, 0u32);
-                for b in 0..3 {
-                    let c = self.cand[3 * d + b];
-                    let (r0, r1, r2) = (c & 0x1FF, (c >> 9) & 0x1FF, c >> 18);
-                    twice |= (once & (r0 | r1 | r2)) | (r0 & r1) | (r0 & r2) | (r1 & r2);
-                    once |= r0 | r1 | r2;
-                    let f = c & !self.open[b];
-                    done |= f | f >> 9 | f >> 18;
-                }
+                // The three bands are folded first, whole words at a time (a cell of a band
+                // row in two bands), then the three rows (a column in two rows): some 35
+                // operations a digit where folding each band's rows took 65 (column singles were
+                // 13% of serg's instructions).
+                let (c0, c1, c2) = (self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]);
+                let (any, two) = (c0 | c1 | c2, (c0 & c1) | ((c0 | c1) & c2));
+                let (r0, r1, r2) = (any & 0x1FF, (any >> 9) & 0x1FF, any >> 18);
+                let once = r0 | r1 | r2;
+                let twice = two | two >> 9 | two >> 18 | (r0 & r1) | ((r0 | r1) & r2);
+                let f = (c0 & !self.open[0]) | (c1 & !self.open[1]) | (c2 & !self.open[2]);
+                let done = f | f >> 9 | f >> 18;
                 if once & 0x1FF != 0x1FF {
                     return Err(Contradiction);
                 }
