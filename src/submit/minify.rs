@@ -1,12 +1,13 @@
 //! Prints a token stream as compact Rust: no comments or doc comments, one space only
-//! where two tokens would otherwise merge, and a line break once a line passes 100 bytes
-//! (wherever a break cannot change a token).
+//! where two tokens would otherwise merge, and that space a line break once a line passes
+//! 100 bytes (a break where no space is needed would cost a byte; a line runs on to 1000
+//! bytes before one is made anyway).
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
 /// The source text of `tokens`, without doc comments.
 pub fn print(tokens: TokenStream) -> String {
-    let mut out = Printer { text: String::new(), line_start: 0, last: Last::Start };
+    let mut out = Printer { text: String::new(), line_start: 0, last: Last::Start, last_char: ' ' };
     out.stream(tokens);
     out.text.push('\n');
     out.text
@@ -32,6 +33,19 @@ struct Printer {
     text: String,
     line_start: usize,
     last: Last,
+    /// The last punctuation mark printed, which decides whether the next one would join it.
+    last_char: char,
+}
+
+/// Two marks that, printed together, would read as another token (or open a comment), so a
+/// space must stay between them; any other pair of marks may touch. Taken wide: `&&`, `||`
+/// and `>>` would often parse the same, but the space costs a byte.
+pub(super) fn would_join(a: char, b: char) -> bool {
+    const JOINED: [&str; 26] = [
+        "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<",
+        ">>", "..", ".=", "//", "/*", "*/", "<-", "#!",
+    ];
+    JOINED.iter().any(|j| j.starts_with(a) && j.ends_with(b))
 }
 
 impl Printer {
@@ -91,11 +105,12 @@ impl Printer {
             }
             TokenTree::Punct(p) => {
                 let c = p.as_char();
-                let needs = self.last == Last::Alone
+                let needs = (self.last == Last::Alone && would_join(self.last_char, c))
                     || (self.last == Last::Literal && c == '.')
                     || (self.last == Last::Word && c == '\'');
                 self.separate(needs);
                 self.text.push(c);
+                self.last_char = c;
                 self.last = if p.spacing() == Spacing::Joint { Last::Joint } else { Last::Alone };
             }
         }
@@ -107,7 +122,8 @@ impl Printer {
         if matches!(self.last, Last::Joint | Last::Start) {
             return;
         }
-        if self.text.len() - self.line_start > 100 {
+        let long = self.text.len() - self.line_start;
+        if (needs && long > 100) || long > 1000 {
             self.text.push('\n');
             self.line_start = self.text.len();
         } else if needs {
