@@ -292,8 +292,8 @@ fn run_with(
     };
     // Our copies of the write ends must go, or the readers would never see the end.
     drop((out_w, err_w));
-    let keeper = match started? {
-        Ok(keeper) => keeper,
+    let (keeper, cgroup_cpu) = match started? {
+        Ok(running) => (running.keeper, running.cgroup_cpu),
         Err(why) => return Ok(spawn_error(why)),
     };
     let root = launcher.tree();
@@ -372,6 +372,10 @@ fn run_with(
                 let mut usage = crate::proctree::usage(measured, input_inode);
                 if let Some((keeper, dir)) = &held {
                     usage.rss_kib += crate::sandbox::scratch::held_kib(*keeper, dir);
+                }
+                // The cgroup holds the CPU of processes already gone, which no sample sees.
+                if let Some(us) = cgroup_cpu.as_deref().and_then(crate::sandbox::cgroup::cpu_us) {
+                    usage.cpu_ms = usage.cpu_ms.max(us / 1000);
                 }
                 tree_peak_kib = tree_peak_kib.max(usage.rss_kib);
                 // Children the kernel reaps (their parent ignores SIGCHLD) take their CPU time

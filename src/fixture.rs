@@ -27,6 +27,7 @@
 //! | `memfd MIB` | write MIB MiB into a memfd and keep it open, never mapped |
 //! | `memfdmap MIB` | map a MIB MiB memfd shared and touch every page, keeping it |
 //! | `waitall` | wait until every child has ended |
+//! | `churn N MS` | start N children one after another, each burning MS ms of CPU, waiting for each |
 //! | `pipes N` | fill N pipes of 1 MiB that nobody reads, and keep them open |
 //! | `nochld` | ignore SIGCHLD, so the kernel reaps this process's children and their CPU time reaches no parent |
 //! | `connect PORT` | try a TCP connection to 127.0.0.1:PORT and print `connected` or `refused` |
@@ -200,6 +201,15 @@ pub fn main(args: &[String]) -> i32 {
                 let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
                 let ms = words.next().unwrap_or("1000");
                 (0..n).try_for_each(|_| child(&["cpu", ms], true).map(drop))
+            }
+            "churn" => {
+                // One child after another, each burning MS ms of CPU and ending: with SIGCHLD
+                // ignored no parent ever holds their CPU, and no sample sees more than one.
+                let mut words = rest.split_whitespace();
+                let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+                let ms = words.next().unwrap_or("50");
+                // With SIGCHLD ignored, wait returns (an error) once the child has ended.
+                (0..n).try_for_each(|_| child(&["cpu", ms], false).map(|mut c| drop(c.wait())))
             }
             "waitall" => {
                 // With SIGCHLD ignored, wait blocks until every child has ended, then fails.

@@ -50,6 +50,16 @@ pub struct Request {
     pub writable: Vec<OsString>,
 }
 
+/// A run as started: where the judge can watch it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Running {
+    /// The PID of its keeper, when it has a PID namespace of its own: the run is the
+    /// keeper's descendants.
+    pub keeper: Option<i32>,
+    /// The file of its cgroup that says how much CPU it has used so far.
+    pub cgroup_cpu: Option<std::path::PathBuf>,
+}
+
 /// How a run ended, as the launcher saw it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ended {
@@ -270,23 +280,24 @@ impl Launcher {
     }
 
     /// Asks for a run. The outer error means the launcher itself failed (replace it); the
-    /// inner one, that the program could not be started (the launcher is fine). A run in a
-    /// PID namespace of its own comes with its keeper's PID: the run is the keeper's
-    /// descendants.
+    /// inner one, that the program could not be started (the launcher is fine).
     pub fn start_run(
         &self,
         req: &Request,
         stdin: &OwnedFd,
         stdout: &OwnedFd,
         stderr: &OwnedFd,
-    ) -> io::Result<Result<Option<i32>, String>> {
+    ) -> io::Result<Result<Running, String>> {
         let fds = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
         send(self.sock.as_raw_fd(), &encode(req), &fds)?;
         let (reply, _) = receive(self.sock.as_raw_fd())?
             .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
         match reply.split_first() {
-            Some((b'S', [])) => Ok(Ok(None)),
-            Some((b'S', &[a, b, c, d])) => Ok(Ok(Some(i32::from_le_bytes([a, b, c, d])))),
+            Some((b'S', [a, b, c, d, cpu_file @ ..])) => {
+                let keeper = i32::from_le_bytes([*a, *b, *c, *d]);
+                let cgroup_cpu = (!cpu_file.is_empty()).then(|| OsString::from_vec(cpu_file.to_vec()).into());
+                Ok(Ok(Running { keeper: (keeper != 0).then_some(keeper), cgroup_cpu }))
+            }
             Some((b'E', why)) => Ok(Err(String::from_utf8_lossy(why).into_owned())),
             _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
         }
@@ -376,9 +387,12 @@ pub fn main() -> i32 {
             Ok(Started { pid, keeper }) => {
                 drop(fds);
                 // With a keeper, the judge measures the run from it: its descendants are the run.
+                // With a keeper the judge measures the run from it (its descendants are the
+                // run); with a cgroup it reads the run's CPU from there too.
                 let mut started = vec![b'S'];
-                if keeper.is_some() {
-                    started.extend_from_slice(&pid.to_le_bytes());
+                started.extend_from_slice(&(if keeper.is_some() { pid } else { 0 }).to_le_bytes());
+                if let Some(g) = &group {
+                    started.extend_from_slice(g.cpu_file().as_os_str().as_bytes());
                 }
                 if send(sock, &started, &[]).is_err() {
                     break;

@@ -171,20 +171,36 @@ impl Group {
             .collect()
     }
 
+    /// The file that says how much CPU the cgroup has used so far ([`cpu_us`] reads it).
+    pub fn cpu_file(&self) -> PathBuf {
+        if self.v2 {
+            self.dirs[0].join("cpu.stat")
+        } else {
+            self.dirs[1].join("cpuacct.usage")
+        }
+    }
+
     /// The CPU (µs) of everything that ran in it, and the peak memory it held (KiB).
     pub fn figures(&self) -> Option<(u64, u64)> {
         let read = |dir: &Path, file: &str| std::fs::read_to_string(dir.join(file)).ok();
-        if self.v2 {
-            let dir = &self.dirs[0];
-            let stat = read(dir, "cpu.stat")?;
-            let cpu = stat.lines().find_map(|l| l.strip_prefix("usage_usec "))?.trim().parse().ok()?;
-            let peak: u64 = read(dir, "memory.peak")?.trim().parse().ok()?;
-            Some((cpu, peak / 1024))
+        let peak: u64 = if self.v2 {
+            read(&self.dirs[0], "memory.peak")?.trim().parse().ok()?
         } else {
-            let peak: u64 = read(&self.dirs[0], "memory.max_usage_in_bytes")?.trim().parse().ok()?;
-            let cpu_ns: u64 = read(&self.dirs[1], "cpuacct.usage")?.trim().parse().ok()?;
-            Some((cpu_ns / 1000, peak / 1024))
-        }
+            read(&self.dirs[0], "memory.max_usage_in_bytes")?.trim().parse().ok()?
+        };
+        Some((cpu_us(&self.cpu_file())?, peak / 1024))
+    }
+}
+
+/// The CPU (µs) a cgroup has used so far, from its [`Group::cpu_file`]: the watchdog reads
+/// it while the run goes, so CPU that no live process holds any more (children reaped by
+/// the keeper or by the kernel) still counts towards the time limit.
+pub fn cpu_us(file: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    if file.ends_with("cpu.stat") {
+        text.lines().find_map(|l| l.strip_prefix("usage_usec "))?.trim().parse().ok()
+    } else {
+        text.trim().parse::<u64>().ok().map(|ns| ns / 1000)
     }
 }
 

@@ -471,7 +471,7 @@ fn facts_of(dir: &Path, args: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn a_cgroup_counts_the_cpu_of_children_the_kernel_reaps_and_memory_in_pipes() {
+fn a_cgroup_counts_the_cpu_of_children_the_kernel_reaps_while_the_run_goes_and_memory_in_pipes() {
     if !cgroup() {
         judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("figures are not exact"));
         return;
@@ -482,6 +482,12 @@ fn a_cgroup_counts_the_cpu_of_children_the_kernel_reaps_and_memory_in_pipes() {
     let facts = facts_of(dir.path(), &["--", "@fixture", "nochld; burn 2 300; waitall; print x"]);
     assert_eq!(facts["measured_by"], "cgroup", "{facts}");
     assert!(facts["cpu_ms"].as_f64().unwrap() >= 600.0, "{facts}");
+    // One child after another burning 50 ms and reaped by the kernel: no sample ever saw
+    // more than 50 ms, so the run went on to its wall limit (5 s here), reported as 50 ms of
+    // CPU. The watchdog reads the cgroup's CPU too, and ends it for CPU at its limit.
+    let facts = facts_of(dir.path(), &["--time-limit", "1s", "--", "@fixture", "nochld; churn 60 50; print x"]);
+    assert_eq!(facts["ended_by"], "cpu", "{facts}");
+    assert!(facts["cpu_ms"].as_f64().unwrap() >= 1000.0, "{facts}");
     // 100 MiB in pipe buffers nobody reads: in no process's RSS, but held by the run.
     let facts = facts_of(dir.path(), &["--memory-limit", "64MiB", "--", "@fixture", "pipes 100; print x"]);
     assert!(facts["peak_rss_kib"].as_u64().unwrap() > 100 * 1024, "{facts}");
