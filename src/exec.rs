@@ -16,6 +16,12 @@
 //! saw across processes alive together (sampled every few milliseconds). The launcher
 //! measures what a forked child inherits (a few hundred KiB); a figure at or below that
 //! floor is an upper bound and flagged as such.
+//!
+//! A sandboxed run may have a keeper (init of its own PID namespace, see
+//! [`crate::sandbox::pids`]): the watchdog then samples the keeper's descendants, and adds
+//! what the run holds in its scratch tmpfs. In a cgroup ([`crate::sandbox::cgroup`]) the
+//! figures are the cgroup's, exact, and the watchdog also reads the cgroup's CPU, which
+//! keeps the CPU of processes already gone.
 
 use crate::launcher::{Launcher, Request};
 use crate::limits::Limits;
