@@ -2646,10 +2646,21 @@ mod nine {
         /// A grid from the cells of each digit per band (`by_digit[0]`: the blanks).
         fn from_digit_masks(by_digit: &[[u32; 3]; 10]) -> Grid {
             // Givens are fixed at once: their cells leave the other digits and the open cells,
-            // and their rows and boxes leave their own digit (the update loop clears columns).
-            // Two givens of one digit in a row or box empty that digit-band, which the update
-            // loop reports as a contradiction.
+            // and their rows, boxes and columns leave their own digit. Two givens of one digit
+            // in a row or box empty that digit-band, and two in a column take each other out of
+            // their rows, which the update loop reports as a contradiction. Clearing the columns
+            // here rather than leaving them to the update loop's locked columns spares it the
+            // second visits they cause (instructions: 17-clue and serg 0.965x, top1465 0.98x).
             let mut grid = Grid::empty();
+            // Per digit and band, the cells (in any band) of the columns its givens there take.
+            let mut columns = [[0u32; 3]; 9];
+            for (d, per_band) in columns.iter_mut().enumerate() {
+                for (b, c) in per_band.iter_mut().enumerate() {
+                    let mine = by_digit[d + 1][b];
+                    let x = (mine | mine >> 9 | mine >> 18) & 0x1FF;
+                    *c = x | x << 9 | x << 18;
+                }
+            }
             for (b, &blanks) in by_digit[0].iter().enumerate() {
                 grid.open[b] = blanks & FULL_BAND;
                 let given = FULL_BAND & !blanks;
@@ -2660,10 +2671,11 @@ mod nine {
                         peers |= BAND_PEERS[m.trailing_zeros() as usize];
                         m &= m - 1;
                     }
-                    // Within a band a column lies in one box, so `peers` sees every clash there;
-                    // a clash across bands loses its cell to the column rule and empties its row.
+                    // Within a band a column lies in one box, so `peers` sees every clash there.
                     let clash = peers & mine != 0;
-                    grid.cand[3 * d + b] = if clash { 0 } else { (FULL_BAND & !given & !peers) | mine };
+                    let [o1, o2] = OTHER_BANDS[b];
+                    let taken = columns[d][o1] | columns[d][o2];
+                    grid.cand[3 * d + b] = if clash { 0 } else { ((FULL_BAND & !given & !peers) | mine) & !taken };
                 }
             }
             grid
