@@ -1,7 +1,10 @@
 //! The `without` cfgs of the solver file, evaluated for one tailoring: a part the tailoring
 //! leaves out is removed wherever a `#[cfg]` names it (items, fields, variants, match arms,
 //! statements, struct-expression fields), and a cfg that holds is dropped from the output.
-//! Any other cfg (`target_arch`, `test`) is left for the judge's compiler to decide.
+//! `in_crate` is known too: a tailored file is never built inside this crate, so the std
+//! `main` the crate's build keeps goes, and the file's `cfg_attr(not(in_crate), ...)` becomes
+//! the plain attribute. Any other cfg (`target_arch`, `unix`) is left for the judge's
+//! compiler to decide, and so is a condition it leaves open (`all(not(in_crate), unix)`).
 
 use syn::punctuated::Punctuated;
 use syn::visit_mut::{self, VisitMut};
@@ -11,6 +14,7 @@ use syn::{Attribute, Expr, ImplItem, Item, Lit, Meta, Stmt, Token};
 /// with other conditions, which a tailoring cannot decide alone.
 pub fn apply(file: &mut syn::File, without: &[&str]) -> Result<(), String> {
     let mut pass = Pass { without, error: None };
+    file.attrs = std::mem::take(&mut file.attrs).into_iter().filter_map(|a| pass.inner_cfg_attr(a)).collect();
     pass.visit_file_mut(file);
     match pass.error {
         Some(e) => Err(e),
@@ -33,7 +37,7 @@ impl Pass<'_> {
             if !attr.path().is_ident("cfg") {
                 return true;
             }
-            match attr.parse_args::<Meta>().map_err(|e| e.to_string()).and_then(|m| eval(&m, self.without)) {
+            match attr.parse_args::<Meta>().map_err(|e| e.to_string()).and_then(|m| decide(&m, self.without)) {
                 Ok(Some(holds)) => {
                     keep &= holds;
                     false
@@ -51,6 +55,31 @@ impl Pass<'_> {
         keep
     }
 
+    /// A crate attribute `#![cfg_attr(PREDICATE, ATTRS)]`: the attributes alone where the
+    /// predicate holds, nothing where it does not, itself where it is left open.
+    fn inner_cfg_attr(&mut self, attr: Attribute) -> Option<Attribute> {
+        if !attr.path().is_ident("cfg_attr") {
+            return Some(attr);
+        }
+        let Ok(parts) = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) else {
+            return Some(attr);
+        };
+        let mut parts = parts.into_iter();
+        let predicate = parts.next()?;
+        match decide(&predicate, self.without) {
+            Ok(Some(true)) if parts.len() == 1 => {
+                let meta = parts.next()?;
+                Some(syn::parse_quote!(#![#meta]))
+            }
+            Ok(Some(false)) => None,
+            Ok(_) => Some(attr),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                Some(attr)
+            }
+        }
+    }
+
     fn items(&mut self, items: &mut Vec<Item>) {
         items.retain_mut(|item| match item_attrs(item) {
             Some(attrs) => self.keep(attrs),
@@ -59,36 +88,60 @@ impl Pass<'_> {
     }
 }
 
-/// `Some(holds)` for a predicate over `without` only, `None` for one that never names it.
-fn eval(meta: &Meta, without: &[&str]) -> Result<Option<bool>, String> {
+/// What a tailoring knows of a cfg predicate.
+#[derive(Clone, Copy, PartialEq)]
+enum Known {
+    /// It holds, or does not, in every tailored file.
+    Is(bool),
+    /// The judge's compiler decides; `without` says whether it names a `without` part,
+    /// which that compiler would read wrongly (it sets no `without`).
+    Open { without: bool },
+}
+
+/// `Some(holds)` for a predicate a tailoring decides, `None` for one it leaves to the
+/// judge's compiler; an error for one that leaves open a condition naming `without`.
+fn decide(meta: &Meta, without: &[&str]) -> Result<Option<bool>, String> {
+    match eval(meta, without)? {
+        Known::Is(holds) => Ok(Some(holds)),
+        Known::Open { without: false } => Ok(None),
+        Known::Open { without: true } => {
+            Err(format!("a cfg mixes `without` with other conditions: {}", quote::ToTokens::to_token_stream(meta)))
+        }
+    }
+}
+
+fn eval(meta: &Meta, without: &[&str]) -> Result<Known, String> {
     match meta {
         Meta::NameValue(nv) if nv.path.is_ident("without") => match &nv.value {
-            Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Ok(Some(without.contains(&s.value().as_str()))),
+            Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Ok(Known::Is(without.contains(&s.value().as_str()))),
             _ => Err("a `without` cfg takes a string, as in without = \"sixteen\"".into()),
         },
+        Meta::Path(p) if p.is_ident("in_crate") => Ok(Known::Is(false)),
         Meta::List(list) if ["not", "all", "any"].iter().any(|k| list.path.is_ident(k)) => {
             let inner =
                 list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated).map_err(|e| e.to_string())?;
             let values = inner.iter().map(|m| eval(m, without)).collect::<Result<Vec<_>, _>>()?;
-            if values.iter().all(Option::is_none) {
-                return Ok(None);
-            }
-            if values.iter().any(Option::is_none) {
-                return Err(format!(
-                    "a cfg mixes `without` with other conditions: {}",
-                    quote::ToTokens::to_token_stream(meta)
-                ));
-            }
-            let values: Vec<bool> = values.into_iter().flatten().collect();
-            Ok(Some(if list.path.is_ident("not") {
-                !values.first().copied().unwrap_or(false)
-            } else if list.path.is_ident("all") {
-                values.iter().all(|&v| v)
+            let names_without = values.iter().any(|v| matches!(v, Known::Open { without: true }))
+                || inner.iter().any(|m| quote::ToTokens::to_token_stream(m).to_string().contains("without"));
+            let open = Known::Open { without: names_without };
+            Ok(if list.path.is_ident("not") {
+                match values.first() {
+                    Some(Known::Is(v)) => Known::Is(!v),
+                    _ => open,
+                }
             } else {
-                values.iter().any(|&v| v)
-            }))
+                // `all` is decided by any false part, `any` by any true one, else by all.
+                let all = list.path.is_ident("all");
+                if values.contains(&Known::Is(!all)) {
+                    Known::Is(!all)
+                } else if values.iter().all(|v| *v == Known::Is(all)) {
+                    Known::Is(all)
+                } else {
+                    open
+                }
+            })
         }
-        _ => Ok(None),
+        _ => Ok(Known::Open { without: false }),
     }
 }
 

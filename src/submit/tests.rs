@@ -168,3 +168,24 @@ fn strip_docs(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     }
     out.into_iter().collect()
 }
+
+#[test]
+fn a_tailored_file_is_never_in_the_crate_and_leaves_open_what_the_judge_decides() {
+    let source = r#"
+        #![cfg_attr(not(in_crate), allow(unused_mut))]
+        #[cfg(in_crate)]
+        fn main() { println!("the crate's"); }
+        #[cfg(not(in_crate))]
+        fn main() { let mut x = 1; helper(); println!("alone {x}"); x += 0; let _ = x; }
+        #[cfg(all(not(in_crate), unix))]
+        fn helper() { println!("unix"); }
+        #[cfg(all(not(in_crate), not(unix)))]
+        fn helper() { println!("elsewhere"); }
+    "#;
+    let out = tailored(source, &[]);
+    assert!(!out.contains("the crate's") && !out.contains("cfg_attr"), "{out}");
+    assert!(out.contains("#![allow(unused_mut)]") || out.contains("# ![allow(unused_mut)]"), "{out}");
+    // Which of the two helpers is left to the judge's compiler: `unix` is its to decide.
+    assert!(out.contains("unix") && out.contains("elsewhere"), "{out}");
+    assert_eq!(run(&out), "unix\nalone 1\n");
+}
