@@ -200,7 +200,7 @@ impl Problem {
             Format::CountThenGrids | Format::LinesThenEnd | Format::SpacedGrid => {
                 &["cli", "notes", "sixteen", "canvas", "sat"]
             }
-            Format::SamuraiCanvas => &["cli", "notes", "sixteen"],
+            Format::SamuraiCanvas => &["cli", "notes", "sixteen", "chains"],
             Format::Letters { .. } => &["cli", "notes", "nine", "canvas", "sat"],
         }
     }

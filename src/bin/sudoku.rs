@@ -465,7 +465,13 @@ impl Solver {
         if self.layouts.len() >= 8 {
             self.layouts.remove(0);
         }
-        let layout = Layout::new(puzzle.givens.len(), puzzle.units());
+        // A Samurai has no three grids in a row: its file leaves the implied units out.
+        let chains = match &puzzle.shape {
+            #[cfg(all(not(without = "canvas"), not(without = "chains")))]
+            Shape::Canvas(c) => chain_units(c),
+            _ => Vec::new(),
+        };
+        let layout = Layout::new(puzzle.givens.len(), puzzle.units(), chains);
         self.layouts.push((key, layout));
         self.layouts.len() - 1
     }
@@ -1603,7 +1609,9 @@ mod sat {
     }
 
     impl Layout {
-        pub fn new(cells: usize, mut units: Vec<Vec<u16>>) -> Layout {
+        /// `units` come 27 a 9x9 grid (see `canvas_units`); `implied`, units no grid draws
+        /// (see `chain_units`), come after them.
+        pub fn new(cells: usize, mut units: Vec<Vec<u16>>, implied: Vec<Vec<u16>>) -> Layout {
             let digits = units.first().map_or(9, |u| u.len());
             // Units of 9x9 grids come row, column, box per grid row: every 27 units are one
             // grid, whose rows (every third unit) list its 81 cells in reading order.
@@ -1621,6 +1629,7 @@ mod sat {
                     })
                     .collect()
             };
+            units.extend(implied);
             units.sort_unstable();
             units.dedup();
             // Each cell's units, end to end (counted first, then filled).
@@ -3349,6 +3358,79 @@ mod canvas {
     //! search guesses beside what is settled; only the boards a change reaches are settled.
 
     use super::*;
+
+    /// Units the rules imply along the canvas's lines, for the SAT engine. Where the rows of
+    /// three grids or more lie in one canvas row, each 3 columns to the right of the last, the
+    /// row falls into 3-cell blocks and each grid's row is three blocks in a row; two such rows
+    /// that share two blocks hold the same digits in the third of each, so blocks 9 columns
+    /// apart hold the same three digits, and any three blocks of the three classes (columns
+    /// modulo 9) hold every digit once: a unit no grid draws. One is added for each pair of
+    /// blocks of two classes (with the nearest block of the third), so that a digit placed in
+    /// a block leaves every block of the other classes along the line, and the last block of
+    /// a class that can hold a digit takes it. The same down the canvas's columns. Without
+    /// them a guess that splits a triple was refuted only far away, and the 152-grid canvases
+    /// thrashed.
+    pub fn chain_units(c: &Canvas) -> Vec<Vec<u16>> {
+        let mut units: Vec<Vec<u16>> = Vec::new();
+        for across in [true, false] {
+            let lines = if across { c.height } else { c.width };
+            let at =
+                |line: usize, k: usize| if across { c.index[line * c.width + k] } else { c.index[k * c.width + line] };
+            for line in 0..lines {
+                // Where the grids' lines through this one start, in order.
+                let mut starts: Vec<usize> = c
+                    .grids
+                    .iter()
+                    .map(|&(top, left)| if across { (top, left) } else { (left, top) })
+                    .filter(|&(cross, _)| (cross..cross + 9).contains(&line))
+                    .map(|(_, start)| start)
+                    .collect();
+                starts.sort_unstable();
+                starts.dedup();
+                let mut from = 0;
+                while from < starts.len() {
+                    let mut to = from + 1;
+                    while to < starts.len() && starts[to] == starts[to - 1] + 3 {
+                        to += 1;
+                    }
+                    if to - from >= 3 {
+                        let (first, blocks) = (starts[from], to - from + 2);
+                        let mut triples: Vec<[usize; 3]> = Vec::new();
+                        for i in 0..blocks {
+                            for j in i + 1..blocks {
+                                if i % 3 == j % 3 {
+                                    continue;
+                                }
+                                let class = 3 - i % 3 - j % 3;
+                                // The block of the third class nearest to i.
+                                let k = (0..blocks)
+                                    .filter(|&k| k % 3 == class)
+                                    .min_by_key(|&k| k.abs_diff(i))
+                                    .unwrap_or(class);
+                                let mut t = [i, j, k];
+                                t.sort_unstable();
+                                if t[2] - t[0] != 2 {
+                                    triples.push(t);
+                                }
+                            }
+                        }
+                        triples.sort_unstable();
+                        triples.dedup();
+                        for t in triples {
+                            let unit: Vec<u16> = t
+                                .iter()
+                                .flat_map(|&b| (0..3).map(move |k| first + 3 * b + k))
+                                .map(|k| at(line, k) as u16)
+                                .collect();
+                            units.push(unit);
+                        }
+                    }
+                    from = to;
+                }
+            }
+        }
+        units
+    }
 
     /// The boxes two grids of a canvas share within one band of each: the first grid's band
     /// `a` (grid, band) and the second's `b`, the first's cells of those boxes (`cells`), and

@@ -29,12 +29,13 @@ use quote::ToTokens;
 pub const SOLVER_SOURCE: &str = include_str!("../bin/sudoku.rs");
 
 /// The parts of the solver file a tailoring can leave out, as its `without` cfgs name them.
-pub const PARTS: [(&str, &str); 6] = [
+pub const PARTS: [(&str, &str); 7] = [
     ("cli", "the command line (help, --count): judges pass no arguments"),
     ("notes", "explanations on stderr of a case without solution"),
     ("nine", "the 9x9 engine and its fast path for puzzle lines"),
     ("canvas", "canvas reading and the coupled-boards engine (Samurai and other gattai)"),
     ("sat", "the SAT engine that takes over when a search's guess budget runs out"),
+    ("chains", "the SAT engine's units implied along lines of three grids or more in a row (no Samurai has them)"),
     ("sixteen", "16x16 reading and engine"),
 ];
 
