@@ -88,6 +88,12 @@ pub fn kill_descendants(root: i32) -> usize {
     killed
 }
 
+/// The user + system CPU an rusage holds, in microseconds.
+pub fn cpu_us(usage: &libc::rusage) -> u64 {
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    us(usage.ru_utime) + us(usage.ru_stime)
+}
+
 /// What the live processes of a tree use right now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {

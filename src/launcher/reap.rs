@@ -80,10 +80,9 @@ pub(super) fn collect_keeper(keeper: i32, figures: &OwnedFd) -> (Ended, bool) {
         return (ended, false);
     }
     let (status, usage) = reap_keeper(keeper);
-    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
     let ended = Ended {
         status,
-        cpu_us: us(usage.ru_utime) + us(usage.ru_stime),
+        cpu_us: crate::proctree::cpu_us(&usage),
         maxrss_kib: usage.ru_maxrss.max(0) as u64,
         ..Ended::default()
     };
@@ -114,7 +113,6 @@ pub(super) fn sweep(main: Option<i32>) -> Ended {
     // One walk kills the whole tree; then every process that has died is reaped, and only
     // when some still live (or were forked meanwhile) is the tree walked again. Walking once
     // per reaped process made thousands of children cost minutes.
-    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
     // One wait4: Some(true) a process was reaped, Some(false) none has died yet (WNOHANG),
     // None nothing is left.
     let mut reap = |flags: i32| loop {
@@ -128,7 +126,7 @@ pub(super) fn sweep(main: Option<i32>) -> Ended {
         if r <= 0 {
             return (r == 0).then_some(false); // 0: alive and unreaped; ECHILD: none left
         }
-        ended.cpu_us += us(usage.ru_utime) + us(usage.ru_stime);
+        ended.cpu_us += crate::proctree::cpu_us(&usage);
         ended.maxrss_kib = ended.maxrss_kib.max(usage.ru_maxrss.max(0) as u64);
         if Some(r) == main {
             ended.status = status;

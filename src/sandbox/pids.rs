@@ -206,10 +206,9 @@ pub unsafe fn keep(program: i32, report: i32) -> ! {
     // SAFETY: a plain C struct getrusage fills in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
-    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
     let mut bytes = [0u8; REPORT_BYTES];
     let figures =
-        [main_status as u32 as u64, us(usage.ru_utime) + us(usage.ru_stime), usage.ru_maxrss.max(0) as u64, leftovers];
+        [main_status as u32 as u64, crate::proctree::cpu_us(&usage), usage.ru_maxrss.max(0) as u64, leftovers];
     for (slot, v) in bytes.chunks_mut(8).zip(figures) {
         slot.copy_from_slice(&v.to_le_bytes());
     }
