@@ -16,6 +16,15 @@ fn landlock() -> bool {
     sudoku_judge::sandbox::files::support().files
 }
 
+/// Whether a protection is missing here (`lacking`); if so, the judge must say so with `note`,
+/// and the test that needs the protection stops there.
+fn missing_and_said(lacking: bool, note: &str) -> bool {
+    if lacking {
+        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains(note));
+    }
+    lacking
+}
+
 /// A case expecting `3` for `1 2`, and a solver script with `body`.
 fn setup(body: &str) -> tempfile::TempDir {
     let dir = folder(&[("cases/a/input.txt", "1 2\n"), ("cases/a/expected.txt", "3\n")]);
@@ -25,8 +34,7 @@ fn setup(body: &str) -> tempfile::TempDir {
 
 #[test]
 fn a_solver_cannot_read_or_overwrite_the_answer_or_write_into_the_user_s_folder() {
-    if !landlock() {
-        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("file access is not limited"));
+    if missing_and_said(!landlock(), "file access is not limited") {
         return;
     }
     // Also: swapping the case's files for FIFOs, which would block the judge's next read of
@@ -55,8 +63,7 @@ fn a_solver_cannot_read_or_overwrite_the_answer_or_write_into_the_user_s_folder(
 
 #[test]
 fn a_solver_cannot_stop_or_kill_its_parent_or_connect() {
-    if !landlock() || !sudoku_judge::sandbox::files::support().signals {
-        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("not blocked"));
+    if missing_and_said(!landlock() || !sudoku_judge::sandbox::files::support().signals, "not blocked") {
         return;
     }
     // SIGSTOP, then SIGKILL, to the launcher (its parent): neither is inside its run, so the
@@ -368,8 +375,7 @@ fn own_processes() -> bool {
 
 #[test]
 fn a_run_sees_its_own_processes_only() {
-    if !own_processes() {
-        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("process tree"));
+    if missing_and_said(!own_processes(), "process tree") {
         return;
     }
     // In its own PID namespace the shell is PID 2 (the keeper is 1), and its /proc lists
@@ -472,8 +478,7 @@ fn facts_of(dir: &Path, args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn a_cgroup_counts_the_cpu_of_children_the_kernel_reaps_while_the_run_goes_and_memory_in_pipes() {
-    if !cgroup() {
-        judge().args(["cases/harness"]).assert().stderr(predicate::str::contains("figures are not exact"));
+    if missing_and_said(!cgroup(), "figures are not exact") {
         return;
     }
     let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
