@@ -151,8 +151,7 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
     let mut args = rest.to_vec();
     args.extend(crate::deps::ask(first, rest, &depfile));
     let compiler = Program { program: first.clone(), args, env: Vec::new() };
-    let limits =
-        Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, wall_factor: 1, wall: None };
+    let limits = Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, ..Limits::default() };
     let facts = exec::run_trusted(&compiler, Path::new("/dev/null"), &limits);
     let said = |head: String| {
         let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();

@@ -35,6 +35,8 @@ pub struct CaseFile {
     pub wall_limit: Option<String>,
     pub memory_limit: Option<String>,
     pub output_limit: Option<String>,
+    /// Tasks (processes and threads) a run may have at once, like 64.
+    pub process_limit: Option<u64>,
     /// The largest solver source the judge accepts, like "50000B" or "64KiB".
     pub source_limit: Option<String>,
     /// `lines`, `exact`, `tokens` or `sudoku`.
@@ -63,6 +65,7 @@ pub struct CaseConfig {
     pub wall: Option<std::time::Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
+    pub processes: Option<u64>,
     /// A solver given as a source larger than this is CE, as on a judge with that limit.
     pub source_bytes: Option<u64>,
     pub checker: Option<CheckerKind>,
@@ -104,6 +107,7 @@ impl CaseConfig {
             wall: self.wall.or(outer.wall),
             memory_kib: self.memory_kib.or(outer.memory_kib),
             output_bytes: self.output_bytes.or(outer.output_bytes),
+            processes: self.processes.or(outer.processes),
             source_bytes: self.source_bytes.or(outer.source_bytes),
             checker: self.checker.or(outer.checker),
             checker_cmd,
@@ -151,6 +155,10 @@ impl CaseConfig {
         if let Some(o) = file.output_limit {
             config.output_bytes = Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);
         }
+        if let Some(n) = file.process_limit {
+            config.processes =
+                Some(crate::limits::parse_processes(&n.to_string()).map_err(|e| field("process_limit", e))?);
+        }
         if let Some(c) = file.checker {
             config.checker = Some(CheckerKind::parse(&c).map_err(|e| field("checker", e))?);
         }
@@ -168,6 +176,7 @@ impl CaseConfig {
             time: self.time_limit.unwrap_or(base.time),
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            processes: self.processes.unwrap_or(base.processes),
             wall_factor: base.wall_factor,
             wall: self.wall.or(base.wall),
         }

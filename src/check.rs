@@ -297,7 +297,7 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         ("ACTUAL_OUTPUT".into(), out_path.into()),
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
-    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
+    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, ..Limits::default() };
     let facts = exec::run_sending_stdout(&full, input, &limits, exec::Stdout::Discard);
     testlib_outcome(&facts, "checker")
 }

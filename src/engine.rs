@@ -25,6 +25,8 @@ pub struct Options {
     pub wall_limit: Option<Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
+    /// `--process-limit`: tasks a run may have at once.
+    pub processes: Option<u64>,
     /// A checker from the command line beats the one in `case.toml`.
     pub checker: Option<Checker>,
     /// An interactor from the command line (`--interactor`): it beats `case.toml`'s, and makes
@@ -63,6 +65,7 @@ impl Options {
             time: self.time_limit.unwrap_or(base.time),
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            processes: self.processes.unwrap_or(base.processes),
             wall: self.wall_limit.or(base.wall),
             ..base
         }
@@ -78,6 +81,7 @@ impl Options {
             wall_limit: None,
             memory_kib: None,
             output_bytes: None,
+            processes: None,
             checker: None,
             interactor: None,
             jobs: 1,

@@ -280,10 +280,11 @@ fn run_with(
     let request = Request {
         program: program_path,
         args: program.args.iter().map(absolute).collect(),
-        env: program.env.clone(),
+        env: if sandboxed { crate::sandbox::environment::for_run(&program.env) } else { program.env.clone() },
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
         memory_kib: limits.memory_kib,
+        processes: limits.processes,
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);

@@ -239,13 +239,7 @@ mod tests {
     }
 
     fn limits() -> Limits {
-        Limits {
-            time: Duration::from_millis(1000),
-            memory_kib: 65536,
-            output_bytes: 1 << 20,
-            wall_factor: 1,
-            wall: None,
-        }
+        Limits { time: Duration::from_millis(1000), memory_kib: 65536, output_bytes: 1 << 20, ..Limits::default() }
     }
 
     fn verdict(facts: &Facts, outcome: CheckOutcome) -> Verdict {

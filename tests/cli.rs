@@ -422,6 +422,9 @@ mod usage_cli;
 #[path = "support/sandbox_cli.rs"]
 mod sandbox_cli;
 
+#[path = "support/policy_cli.rs"]
+mod policy_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 

@@ -136,6 +136,17 @@ pub struct JudgingArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub output_limit: Option<u64>,
 
+    /// Tasks (processes and threads) a sandboxed run may have alive at once; past it, fork and
+    /// thread creation fail inside the run [default: 256, or case.toml's process_limit].
+    #[arg(long, value_name = "N", value_parser = crate::limits::parse_processes)]
+    pub process_limit: Option<u64>,
+
+    /// Pass an environment variable to every sandboxed run: NAME (the judge's value) or
+    /// NAME=VALUE. Runs get only PATH, HOME and TMPDIR (their scratch folder), LANG=C.UTF-8,
+    /// ONLINE_JUDGE=1 and these.
+    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = crate::sandbox::environment::parse)]
+    pub env: Vec<(std::ffi::OsString, Option<std::ffi::OsString>)>,
+
     /// Built-in checker for every case: lines, exact, tokens, sudoku, float (numbers within 1e-6) or floatN
     /// (within 1e-N) [default: case.toml's, or lines].
     #[arg(short, long, value_name = "NAME", value_parser = CheckerKind::parse)]
@@ -180,11 +191,13 @@ impl JudgingArgs {
     /// `options` with these limits and this checker; sets the sandbox level of every run.
     pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
         crate::sandbox::set_level(self.sandbox);
+        crate::sandbox::environment::set_passed(self.env.clone());
         Ok(Options {
             time_limit: self.time_limit,
             wall_limit: self.wall_limit,
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
+            processes: self.process_limit,
             checker: self.checker(builtin_exe)?,
             compiler_cmd: self.compiler_cmd.clone(),
             source_limit: self.source_limit,

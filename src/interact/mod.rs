@@ -35,8 +35,8 @@ pub fn interactor_limits(solver: &Limits) -> Limits {
         time: CHECKER_TIME,
         memory_kib: 1 << 20,
         output_bytes: 64 << 20,
-        wall_factor: 1,
         wall: Some(solver.wall_limit() + CHECKER_TIME * 2),
+        ..Limits::default()
     }
 }
 

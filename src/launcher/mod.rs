@@ -45,6 +45,8 @@ pub struct Request {
     /// of this size: what a run writes there is memory, and it can write no more. A run in a
     /// cgroup has its memory capped at the watchdog's guard above it.
     pub memory_kib: u64,
+    /// Tasks the run may have alive at once (its cgroup's `pids.max`, where it has one).
+    pub processes: u64,
     /// Files outside the scratch folder the sandboxed program may also write (an
     /// interactor's log, which the judge reads after the run).
     pub writable: Vec<OsString>,
@@ -88,6 +90,7 @@ fn encode(req: &Request) -> Vec<u8> {
     // A scratch folder means a sandboxed run; an empty field, none.
     put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
     put(req.memory_kib.to_string().as_bytes());
+    put(req.processes.to_string().as_bytes());
     put(req.writable.len().to_string().as_bytes());
     for w in &req.writable {
         put(w.as_bytes());
@@ -117,6 +120,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let cpu_backstop_s = number(parts.next())?;
     let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
     let memory_kib = number(parts.next())?;
+    let processes = number(parts.next())?;
     let nwritable = number(parts.next())? as usize;
     let writable = (0..nwritable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let program = OsString::from_vec(parts.next()?);
@@ -128,7 +132,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, writable })
+    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, processes, writable })
 }
 
 /// Sends `data` with `fds` attached.
@@ -377,6 +381,11 @@ pub fn main() -> i32 {
         let group = if req.scratch.is_some() { spare.take().or_else(|| new_group(&mut runs)) } else { None };
         let guard = (req.memory_kib * 2).max(req.memory_kib + 64 * 1024);
         let group = group.filter(|g| g.set_limit(guard).is_ok());
+        // A cgroup whose pids controller refuses the cap still measures; the note says
+        // whether runs are capped (see `sandbox::protections`).
+        if let Some(g) = &group {
+            let _ = g.set_tasks(req.processes);
+        }
         let joins = group.as_ref().and_then(|g| g.join_files().ok()).unwrap_or_default();
         let namespaces = match (mode, &own_pids) {
             (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own),
@@ -491,6 +500,7 @@ mod tests {
             cpu_backstop_s: 5,
             scratch: Some("/tmp/judge-run-x".into()),
             memory_kib: 65536,
+            processes: 64,
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

@@ -34,12 +34,18 @@ struct Prepared {
     argv: Vec<CString>,
     argv_ptrs: Vec<*const libc::c_char>,
     env: Vec<(CString, CString)>,
+    /// A sandboxed run's whole environment (`env`, then `TMPDIR` and `HOME` its scratch
+    /// folder) as `NAME=VALUE` strings, with the pointers `execve` takes.
+    envp: Option<(Vec<CString>, Vec<*const libc::c_char>)>,
     scratch: Option<CString>,
     /// The mount options of the scratch folder's tmpfs, for a keeper to mount.
     tmpfs: CString,
     ruleset: Option<landlock::RulesetCreated>,
     filter: Option<crate::sandbox::syscalls::Filter>,
     limit: libc::rlimit,
+    /// RLIMIT_NPROC in a run's own user namespace, where the kernel counts the tasks of the
+    /// user in that namespace alone: the run's cap on tasks without a cgroup.
+    tasks: Option<libc::rlimit>,
     fds: [RawFd; 3],
     /// The `cgroup.procs` files of the run's cgroup, which the program joins first.
     joins: Vec<RawFd>,
@@ -81,6 +87,22 @@ pub(super) fn fork_exec(
     }
     let env: Vec<(CString, CString)> =
         req.env.iter().map(|(k, v)| Ok((cstr(k)?, cstr(v)?))).collect::<io::Result<_>>()?;
+    let envp = match &req.scratch {
+        Some(dir) => {
+            let mut strings = Vec::new();
+            let home = [("TMPDIR".as_ref(), dir.as_os_str()), ("HOME".as_ref(), dir.as_os_str())];
+            for (k, v) in req.env.iter().map(|(k, v)| (k.as_os_str(), v.as_os_str())).chain(home) {
+                let mut pair = k.as_bytes().to_vec();
+                pair.push(b'=');
+                pair.extend_from_slice(v.as_bytes());
+                strings.push(cstr(std::ffi::OsStr::from_bytes(&pair))?);
+            }
+            let mut pointers: Vec<*const libc::c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+            pointers.push(std::ptr::null());
+            Some((strings, pointers))
+        }
+        None => None,
+    };
     // A close-on-exec pipe tells the parent whether exec failed, and why.
     let mut report = [0; 2];
     // SAFETY: pipe2 writes two new fds.
@@ -94,12 +116,16 @@ pub(super) fn fork_exec(
         argv,
         argv_ptrs,
         env,
+        envp,
         scratch,
         tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64)))
             .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         ruleset,
         filter,
         limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
+        // One more than the run's own: the keeper, the namespace's first task.
+        tasks: (req.scratch.is_some() && matches!(namespaces, Namespaces::User(_)))
+            .then_some(libc::rlimit { rlim_cur: req.processes + 1, rlim_max: req.processes + 1 }),
         fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
         joins: joins.iter().map(AsRawFd::as_raw_fd).collect(),
         report: report[1],
@@ -173,6 +199,7 @@ pub(super) fn fork_exec(
                 -1 => format!("cannot start '{name}' in its sandbox: the kernel refused the Landlock rules"),
                 -2 => format!("cannot start '{name}' in its own PID namespace: the keeper could not fork"),
                 -3 => format!("cannot start '{name}' in its own namespaces: the kernel refused a user namespace"),
+                -4 => format!("cannot start '{name}' without privileges: its capabilities could not be dropped"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },
@@ -268,8 +295,22 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
 /// # Safety
 /// Only in a forked child of the single-threaded launcher.
 unsafe fn become_program(prepared: Prepared) -> ! {
-    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, tmpfs: _, ruleset, filter, limit, fds, joins, report } =
-        prepared;
+    let Prepared {
+        path,
+        argv: _argv,
+        argv_ptrs,
+        env,
+        envp,
+        scratch,
+        tmpfs: _,
+        ruleset,
+        filter,
+        limit,
+        tasks,
+        fds,
+        joins,
+        report,
+    } = prepared;
     unsafe {
         // First, so that all it does and all it forks is counted.
         for fd in joins {
@@ -293,15 +334,24 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         libc::dup2(fds[1], 1);
         libc::dup2(fds[2], 2);
         libc::setrlimit(libc::RLIMIT_CPU, &limit);
+        if let Some(tasks) = &tasks {
+            libc::setrlimit(libc::RLIMIT_NPROC, tasks);
+        }
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-        for (k, v) in &env {
-            libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+        // A sandboxed run gets its own environment (`envp`), none of the judge's.
+        if envp.is_none() {
+            for (k, v) in &env {
+                libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+            }
         }
         if let Some(dir) = &scratch {
-            libc::setenv(b"TMPDIR\0".as_ptr().cast(), dir.as_ptr(), 1);
             if libc::chdir(dir.as_ptr()) != 0 {
                 fail(report, *libc::__errno_location());
             }
+        }
+        // Everything above that needed a privilege is done.
+        if scratch.is_some() && !crate::sandbox::privileges::drop_all() {
+            fail(report, -4);
         }
         if let Some(rules) = ruleset {
             if !crate::sandbox::files::apply(rules) {
@@ -314,7 +364,10 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         if let Some(filter) = &filter {
             crate::sandbox::syscalls::apply(filter);
         }
-        libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
+        match &envp {
+            Some((_, pointers)) => libc::execve(path.as_ptr(), argv_ptrs.as_ptr(), pointers.as_ptr()),
+            None => libc::execv(path.as_ptr(), argv_ptrs.as_ptr()),
+        };
         fail(report, *libc::__errno_location())
     }
 }
