@@ -285,6 +285,7 @@ fn run_with(
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
         memory_kib: limits.memory_kib,
         processes: limits.processes,
+        hidden: crate::sandbox::view::hidden_cases().into_iter().map(PathBuf::into_os_string).collect(),
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);

@@ -425,6 +425,9 @@ mod sandbox_cli;
 #[path = "support/policy_cli.rs"]
 mod policy_cli;
 
+#[path = "support/runtimes_cli.rs"]
+mod runtimes_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 

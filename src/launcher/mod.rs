@@ -50,6 +50,9 @@ pub struct Request {
     /// Files outside the scratch folder the sandboxed program may also write (an
     /// interactor's log, which the judge reads after the run).
     pub writable: Vec<OsString>,
+    /// Folders the sandboxed program may never read (the cases being judged), whatever
+    /// folder around them it is granted.
+    pub hidden: Vec<OsString>,
 }
 
 /// A run as started: where the judge can watch it.
@@ -91,6 +94,10 @@ fn encode(req: &Request) -> Vec<u8> {
     put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
     put(req.memory_kib.to_string().as_bytes());
     put(req.processes.to_string().as_bytes());
+    put(req.hidden.len().to_string().as_bytes());
+    for h in &req.hidden {
+        put(h.as_bytes());
+    }
     put(req.writable.len().to_string().as_bytes());
     for w in &req.writable {
         put(w.as_bytes());
@@ -121,6 +128,8 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
     let memory_kib = number(parts.next())?;
     let processes = number(parts.next())?;
+    let nhidden = number(parts.next())? as usize;
+    let hidden = (0..nhidden).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let nwritable = number(parts.next())? as usize;
     let writable = (0..nwritable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let program = OsString::from_vec(parts.next()?);
@@ -132,7 +141,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, processes, writable })
+    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, processes, writable, hidden })
 }
 
 /// Sends `data` with `fds` attached.
@@ -501,6 +510,7 @@ mod tests {
             scratch: Some("/tmp/judge-run-x".into()),
             memory_kib: 65536,
             processes: 64,
+            hidden: vec!["/h".into()],
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

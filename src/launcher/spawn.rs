@@ -73,9 +73,17 @@ pub(super) fn fork_exec(
     // allocates. The child only enters them.
     let (scratch, ruleset) = match &req.scratch {
         Some(dir) => {
-            let rules =
-                crate::sandbox::files::ruleset(&req.program, &req.args, &req.writable, std::path::Path::new(dir))
-                    .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
+            let rules = {
+                let hidden: Vec<std::path::PathBuf> = req.hidden.iter().map(std::path::PathBuf::from).collect();
+                crate::sandbox::files::ruleset(
+                    &req.program,
+                    &req.args,
+                    &req.writable,
+                    &hidden,
+                    std::path::Path::new(dir),
+                )
+            }
+            .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
             (Some(cstr(dir)?), Some(rules))
         }
         None => (None, None),
@@ -208,6 +216,11 @@ pub(super) fn fork_exec(
     Ok(Started { pid, keeper })
 }
 
+/// `/dev/shm` as mount(2) takes it (a keeper may allocate: it is single-threaded).
+fn c_shm() -> CString {
+    CString::new(crate::sandbox::scratch::SHM).unwrap_or_default()
+}
+
 /// Tells the launcher why the child could not become the program, and exits.
 ///
 /// # Safety
@@ -265,12 +278,20 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
             let scratch =
                 prepared.scratch.as_ref().filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs));
             let scratch = scratch.map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
-            prepared.ruleset =
-                match prepared.ruleset.take().map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref())) {
-                    Some(Ok(rules)) => Some(rules),
-                    Some(Err(_)) => fail(prepared.report, -1),
-                    None => None,
-                };
+            // A private /dev/shm (POSIX shared memory, semaphores: Python's multiprocessing),
+            // in memory, counted and capped as the scratch folder is, gone with the run.
+            let shm = std::path::Path::new(crate::sandbox::scratch::SHM);
+            let shm =
+                (scratch.is_some() && crate::sandbox::scratch::mount_tmpfs(&c_shm(), &prepared.tmpfs)).then_some(shm);
+            prepared.ruleset = match prepared
+                .ruleset
+                .take()
+                .map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref(), shm))
+            {
+                Some(Ok(rules)) => Some(rules),
+                Some(Err(_)) => fail(prepared.report, -1),
+                None => None,
+            };
         }
         let report = prepared.report;
         let [input, output, errors] = prepared.fds;

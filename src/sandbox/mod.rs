@@ -32,6 +32,7 @@ pub mod pids;
 pub mod privileges;
 pub mod scratch;
 pub mod syscalls;
+pub mod view;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

@@ -50,9 +50,17 @@ pub fn mount_tmpfs(dir: &std::ffi::CStr, options: &std::ffi::CStr) -> bool {
     }
 }
 
-/// What a run holds in its scratch tmpfs right now, in KiB, seen through its keeper's root
-/// (the tmpfs is mounted in the keeper's namespace only); 0 where there is none.
+/// Where a run with its own namespaces has a private tmpfs for POSIX shared memory.
+pub const SHM: &str = "/dev/shm";
+
+/// What a run holds in its scratch folder's and its `/dev/shm`'s tmpfs right now, in KiB,
+/// seen through its keeper's root (each is mounted in the keeper's namespace only).
 pub fn held_kib(keeper: i32, dir: &Path) -> u64 {
+    in_tmpfs_kib(keeper, dir) + in_tmpfs_kib(keeper, Path::new(SHM))
+}
+
+/// What the tmpfs at `dir` in the keeper's namespace holds, in KiB; 0 where there is none.
+fn in_tmpfs_kib(keeper: i32, dir: &Path) -> u64 {
     use std::os::unix::ffi::OsStrExt;
     let mut inside = format!("/proc/{keeper}/root").into_bytes();
     inside.extend_from_slice(dir.as_os_str().as_bytes());
