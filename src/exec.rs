@@ -285,14 +285,14 @@ fn run_with(
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
         memory_kib: limits.memory_kib,
         processes: limits.processes,
+        // An interactor's log is a file of the judge's: its size is capped as stdout is.
+        file_bytes: if writable.is_empty() { 0 } else { limits.output_bytes },
         hidden: crate::sandbox::view::hidden_cases().into_iter().map(PathBuf::into_os_string).collect(),
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
-    // The clock starts once the program runs: building its sandbox and forking are the
-    // launcher's work, which a busy machine can stretch to seconds without the program
-    // having had a chance to run.
-    let start = Instant::now();
+    // Until the launcher says when the program was forked (below).
+    let mut start = Instant::now();
     // The stdin memfd is the judge's, not the program's memory.
     let input_inode = {
         use std::os::unix::fs::MetadataExt;
@@ -301,7 +301,14 @@ fn run_with(
     // Our copies of the write ends must go, or the readers would never see the end.
     drop((out_w, err_w));
     let (keeper, cgroup_cpu) = match started? {
-        Ok(running) => (running.keeper, running.cgroup_cpu),
+        Ok(running) => {
+            // The clock starts when the program's process was forked, before it spent any
+            // CPU time (so wall time is never below CPU time), and after the launcher built
+            // its sandbox, which a busy machine can stretch to seconds.
+            let since = crate::launcher::monotonic_ns().saturating_sub(running.forked_ns);
+            start = start.min(Instant::now().checked_sub(Duration::from_nanos(since)).unwrap_or(start));
+            (running.keeper, running.cgroup_cpu)
+        }
         Err(why) => return Ok(spawn_error(why)),
     };
     let root = launcher.tree();

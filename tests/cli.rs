@@ -428,6 +428,9 @@ mod policy_cli;
 #[path = "support/runtimes_cli.rs"]
 mod runtimes_cli;
 
+#[path = "support/figures_cli.rs"]
+mod figures_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 

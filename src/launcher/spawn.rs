@@ -14,6 +14,18 @@ use std::os::unix::ffi::OsStrExt;
 pub(super) struct Started {
     pub(super) pid: i32,
     pub(super) keeper: Option<OwnedFd>,
+    /// When the program's process was forked ([`monotonic_ns`]): its CPU time is all spent
+    /// after this, so a wall time measured from here is never below it.
+    pub(super) forked_ns: u64,
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: one clock for the whole machine, which the judge's
+/// `Instant` reads too.
+pub fn monotonic_ns() -> u64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime fills in our struct.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec as u64 * 1_000_000_000 + now.tv_nsec as u64
 }
 
 /// How a sandboxed run gets its own namespaces, if it does (see [`crate::sandbox::pids`]).
@@ -46,6 +58,8 @@ struct Prepared {
     /// RLIMIT_NPROC in a run's own user namespace, where the kernel counts the tasks of the
     /// user in that namespace alone: the run's cap on tasks without a cgroup.
     tasks: Option<libc::rlimit>,
+    /// RLIMIT_FSIZE, where the request sets one.
+    files: Option<libc::rlimit>,
     fds: [RawFd; 3],
     /// The `cgroup.procs` files of the run's cgroup, which the program joins first.
     joins: Vec<RawFd>,
@@ -134,6 +148,7 @@ pub(super) fn fork_exec(
         // One more than the run's own: the keeper, the namespace's first task.
         tasks: (req.scratch.is_some() && matches!(namespaces, Namespaces::User(_)))
             .then_some(libc::rlimit { rlim_cur: req.processes + 1, rlim_max: req.processes + 1 }),
+        files: (req.file_bytes > 0).then_some(libc::rlimit { rlim_cur: req.file_bytes, rlim_max: req.file_bytes }),
         fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
         joins: joins.iter().map(AsRawFd::as_raw_fd).collect(),
         report: report[1],
@@ -190,15 +205,26 @@ pub(super) fn fork_exec(
         unsafe { libc::close(report[0]) };
         return Err(io::Error::last_os_error());
     }
-    let mut errno = [0u8; 4];
-    let n = loop {
-        let r = unsafe { libc::read(report[0], errno.as_mut_ptr().cast(), 4) };
-        if r >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            break r;
+    // The child writes when it was forked (8 bytes), then, if it cannot become the program,
+    // why (4 bytes); exec closes the pipe.
+    let mut got = [0u8; 12];
+    let mut n = 0;
+    while n < got.len() {
+        let r = unsafe { libc::read(report[0], got[n..].as_mut_ptr().cast(), got.len() - n) };
+        if r > 0 {
+            n += r as usize;
+        } else if r == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
         }
-    };
+    }
     unsafe { libc::close(report[0]) };
-    if n == 4 {
+    let forked_ns = if n >= 8 { u64::from_ne_bytes(got[..8].try_into().unwrap_or_default()) } else { monotonic_ns() };
+    let failed = match n {
+        4 => Some([got[0], got[1], got[2], got[3]]),
+        12 => Some([got[8], got[9], got[10], got[11]]),
+        _ => None,
+    };
+    if let Some(errno) = failed {
         super::reap::sweep(None);
         let name = req.program.to_string_lossy();
         return Err(io::Error::new(
@@ -213,7 +239,7 @@ pub(super) fn fork_exec(
             },
         ));
     }
-    Ok(Started { pid, keeper })
+    Ok(Started { pid, keeper, forked_ns })
 }
 
 /// `/dev/shm` as mount(2) takes it (a keeper may allocate: it is single-threaded).
@@ -328,11 +354,15 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         filter,
         limit,
         tasks,
+        files,
         fds,
         joins,
         report,
     } = prepared;
     unsafe {
+        // The wall clock's start, before any CPU time of the program's is spent.
+        let forked = monotonic_ns().to_ne_bytes();
+        libc::write(report, forked.as_ptr().cast(), 8);
         // First, so that all it does and all it forks is counted.
         for fd in joins {
             libc::write(fd, b"0".as_ptr().cast(), 1);
@@ -357,6 +387,9 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         libc::setrlimit(libc::RLIMIT_CPU, &limit);
         if let Some(tasks) = &tasks {
             libc::setrlimit(libc::RLIMIT_NPROC, tasks);
+        }
+        if let Some(files) = &files {
+            libc::setrlimit(libc::RLIMIT_FSIZE, files);
         }
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
         // A sandboxed run gets its own environment (`envp`), none of the judge's.
