@@ -150,3 +150,34 @@ fn a_run_gets_a_judge_s_environment_and_none_of_the_user_s() {
         .code(2)
         .stderr(predicate::str::contains("NAME=VALUE"));
 }
+
+#[test]
+fn the_input_is_read_only_and_freeing_it_is_never_the_run_s_cost() {
+    use std::io::Write;
+    // Written into, stdin would be memory the run holds that no figure showed (400 MiB
+    // counted 2.5 MiB); the copy is sealed, and the run's handle read-only.
+    let dir = expecting("refused\n");
+    let script = dir.path().join("write.sh");
+    std::fs::write(&script, "#!/bin/sh\nif (printf x >&0) 2>/dev/null; then echo wrote; else echo refused; fi\n")
+        .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::write(dir.path().join("cases/a/input.txt"), "1 2\n").unwrap();
+    judge().current_dir(dir.path()).args(["cases", "--", "./write.sh"]).assert().success();
+    // A 256 MiB input and a program that reads none of it: the judge frees its copy after
+    // the run, so the program's exit does not (some 40 ms of the kernel's time on its CPU).
+    let big = expecting("");
+    let mut file = std::fs::File::create(big.path().join("cases/a/input.txt")).unwrap();
+    let block = vec![b'1'; 1 << 20];
+    for _ in 0..256 {
+        file.write_all(&block).unwrap();
+    }
+    drop(file);
+    judge()
+        .current_dir(big.path())
+        .args(["cases", "--time-limit", "15ms", "--wall-limit", "30s", "--", "/bin/true"])
+        .assert()
+        .success();
+}
