@@ -467,7 +467,10 @@ pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sy
     };
     std::thread::scope(|s| {
         for _ in 0..options.jobs.clamp(1, chosen.len().max(1)) {
-            s.spawn(worker);
+            s.spawn(|| {
+                worker();
+                crate::exec::release_launcher();
+            });
         }
     });
     results.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().flatten().collect()

@@ -105,6 +105,16 @@ thread_local! {
 
 static LAUNCHER_EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
+/// Ends this thread's launcher, returning once it and everything it ran are gone. Every
+/// thread that ran programs calls this last: a scoped thread's join does not wait for its
+/// thread-locals to be dropped, and the main thread's never are, so the judge could exit
+/// with a launcher (and a keeper, reaped off the judge's path) still alive, its CPU time
+/// missing from `time judge`.
+pub fn release_launcher() {
+    let launcher = LAUNCHER.with(|cell| cell.borrow_mut().take());
+    drop(launcher);
+}
+
 /// Names the program that serves as launcher (`PROGRAM --builtin launcher`): the `judge`
 /// executable. The first call wins; without one, the running executable is used.
 pub fn use_launcher(exe: &Path) {

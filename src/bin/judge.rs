@@ -12,6 +12,8 @@ fn main() {
         sudoku_judge::interrupt::install();
     }
     let code = dispatch(&args);
+    // Nothing the judge started outlives it.
+    sudoku_judge::exec::release_launcher();
     sudoku_judge::interrupt::remove_temp_root();
     std::process::exit(code);
 }
