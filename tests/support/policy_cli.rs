@@ -181,3 +181,22 @@ fn the_input_is_read_only_and_freeing_it_is_never_the_run_s_cost() {
         .assert()
         .success();
 }
+
+#[test]
+fn files_a_run_writes_count_as_its_memory_whoever_runs_the_judge() {
+    // 60 MB into the scratch folder under a 40 MiB limit: as root and as a user alike, the
+    // scratch tmpfs fills at the limit and what it holds is the run's memory (as nobody the
+    // watchdog looked for the tmpfs in the wrong process's mounts, and counted 0).
+    let dir = expecting("x\n");
+    let script = dir.path().join("fill.sh");
+    std::fs::write(&script, "#!/bin/sh\nhead -c 60000000 /dev/zero > big 2>/dev/null\necho x\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for (who, report) in reports(dir.path(), &["--memory-limit", "40MiB", "--", "./fill.sh"], &[]) {
+        if report["sandbox"]["scratch_in_memory"] == true {
+            assert_eq!(verdict(&report), "MLE", "{who}: {report}");
+        }
+    }
+}
