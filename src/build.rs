@@ -106,6 +106,11 @@ pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, Compi
     let bytes = std::fs::read(&source).map_err(|e| fail(format!("cannot read the source: {e}")))?;
     let dir = cache_dir().map_err(|e| fail(format!("cannot make the build cache: {e}")))?;
     let out = dir.join(format!("{}-{}", key(&bytes, template), stem(&source)));
+    // One build at a time in this judge: two jobs building the same source at once each
+    // renamed their program into place, and the first one's run, whose sandbox named the
+    // file it had replaced, could not start it (IE "Permission denied", 1 run of 3 at -j 2).
+    static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _building = BUILDING.lock().unwrap_or_else(|p| p.into_inner());
     if out.exists() && !intact(&out) {
         // Changed since it was built (by a run outside the sandbox, say): never run it.
         eprintln!(

@@ -163,7 +163,7 @@ pub const HEAD_LINE_BYTES: usize = 160;
 pub fn input_head(input: &Path) -> Option<InputHead> {
     use std::io::Read;
     let mut buf = Vec::new();
-    let file = std::fs::File::open(input).ok()?;
+    let file = crate::regular::open(input).ok()?;
     file.take((HEAD_LINES * (HEAD_LINE_BYTES + 1024)) as u64).read_to_end(&mut buf).ok()?;
     let mut lines: Vec<Vec<u8>> = buf.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
     if lines.last().is_some_and(Vec::is_empty) {
@@ -211,7 +211,7 @@ fn diff_window(output: &Spool, expected: &Path) -> Option<DiffWindow> {
     let from_line = first.saturating_sub(DIFF_CONTEXT).max(1);
     let window = |r: std::io::BufReader<std::fs::File>| spool::window(r, from_line, DIFF_LINES, DIFF_LINE_BYTES).ok();
     let (output_lines, output_cut) = window(output.reader().ok()?)?;
-    let (expected_lines, expected_cut) = window(std::io::BufReader::new(std::fs::File::open(expected).ok()?))?;
+    let (expected_lines, expected_cut) = window(std::io::BufReader::new(crate::regular::open(expected).ok()?))?;
     Some(DiffWindow { from_line, output: output_lines, expected: expected_lines, cut: output_cut || expected_cut })
 }
 

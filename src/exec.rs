@@ -250,7 +250,7 @@ fn run_with(
     let input = match stdin {
         Stdin::Pipe(fd) => fd,
         Stdin::File(path) => {
-            match if sandboxed { private_copy(path) } else { std::fs::File::open(path).map(|f| (f, None)) } {
+            match if sandboxed { private_copy(path) } else { crate::regular::open(path).map(|f| (f, None)) } {
                 Ok((f, copy)) => {
                     judges_copy = copy;
                     OwnedFd::from(f)

@@ -65,6 +65,7 @@ pub mod layouts;
 pub mod limits;
 pub mod problems;
 pub mod proctree;
+pub mod regular;
 pub mod report;
 pub mod sandbox;
 pub mod spool;

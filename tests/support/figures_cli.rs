@@ -47,3 +47,59 @@ fn the_judge_returns_only_when_every_process_it_started_is_gone() {
         assert_eq!(carrying(&marker), Vec::<String>::new());
     }
 }
+
+#[test]
+fn a_case_file_swapped_for_a_fifo_without_the_sandbox_never_hangs_the_judge() {
+    // Without the sandbox a solver may replace the case's answer with a FIFO: reading it
+    // waited for a writer for ever. Now the judge refuses what is not a regular file.
+    let dir = super::folder(&[("cases/a/input.txt", "1 2\n"), ("cases/a/expected.txt", "3\n")]);
+    let script = dir.path().join("swap.sh");
+    std::fs::write(&script, "#!/bin/sh\nrm -f \"$CASE/expected.txt\"\nmkfifo \"$CASE/expected.txt\"\necho 3\n")
+        .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = judge()
+        .current_dir(dir.path())
+        .env("CASE", dir.path().join("cases/a"))
+        .args(["cases", "--sandbox", "off", "--repeat", "2", "--", "./swap.sh"])
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("not a regular file"), "{text}");
+}
+
+#[test]
+fn two_jobs_building_the_same_source_both_run_it() {
+    // Every case names the same Rust source in the suite's case.toml: with two jobs, both
+    // built it at once, and one run could not start the program the other had replaced.
+    let mut files = vec![
+        ("cases/case.toml".to_string(), "solver = \"./add.rs\"\n".to_string()),
+        (
+            "cases/add.rs".to_string(),
+            "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap(); \
+             println!(\"{}\", s.split_whitespace().map(|w| w.parse::<i64>().unwrap()).sum::<i64>()); }\n"
+                .to_string(),
+        ),
+    ];
+    for i in 0..6 {
+        files.push((format!("cases/c{i}/input.txt"), format!("{i} 1\n")));
+        files.push((format!("cases/c{i}/expected.txt"), format!("{}\n", i + 1)));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let dir = super::folder(&files);
+    for round in 0..3 {
+        let cache = tempfile::tempdir().unwrap();
+        let out = judge()
+            .current_dir(dir.path())
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["cases", "-j", "2"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "round {round}: {text}");
+    }
+}
