@@ -301,8 +301,15 @@ fn run_with(
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
         memory_kib: limits.memory_kib,
         processes: limits.processes,
-        // An interactor's log is a file of the judge's: its size is capped as stdout is.
-        file_bytes: if writable.is_empty() { 0 } else { limits.output_bytes },
+        // An interactor's log is a file of the judge's: its size is capped as stdout is. A
+        // run without a scratch tmpfs writes to the disk: each file is capped at its memory.
+        file_bytes: if !writable.is_empty() {
+            limits.output_bytes
+        } else if sandboxed && crate::sandbox::pids::support().is_err() {
+            limits.memory_kib * 1024
+        } else {
+            0
+        },
         hidden: crate::sandbox::view::hidden_cases().into_iter().map(PathBuf::into_os_string).collect(),
         writable: writable.to_vec(),
     };

@@ -166,6 +166,11 @@ pub fn protections(level: Level) -> Protections {
     }
     if let Err(why) = &pids {
         missing.push(format!("runs share the machine's process tree: {why}"));
+        missing.push(
+            "files a run writes are on the disk, not counted as its memory (each file is capped at the memory \
+             limit), and it has no /dev/shm"
+                .into(),
+        );
     }
     let cgroup = cgroup::support();
     if let Err(why) = &cgroup {
