@@ -375,6 +375,7 @@ pub fn main() -> i32 {
     let own_pids =
         mode.filter(|m| *m == crate::sandbox::pids::Mode::Root).and_then(|_| crate::sandbox::pids::own_namespace());
     let maps = crate::sandbox::pids::IdMaps::own();
+    let net = own_pids.as_ref().and_then(|_| crate::sandbox::network::prepare());
     let cgroups = crate::sandbox::cgroup::support().ok();
     let mut runs = 0u64;
     // A sandboxed run's cgroup, made ahead of the run that takes it.
@@ -407,7 +408,7 @@ pub fn main() -> i32 {
         }
         let joins = group.as_ref().and_then(|g| g.join_files().ok()).unwrap_or_default();
         let namespaces = match (mode, &own_pids) {
-            (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own),
+            (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own, net.as_ref()),
             (Some(crate::sandbox::pids::Mode::User), _) => spawn::Namespaces::User(&maps),
             _ => spawn::Namespaces::None,
         };

@@ -32,8 +32,9 @@ pub fn monotonic_ns() -> u64 {
 #[derive(Clone, Copy)]
 pub(super) enum Namespaces<'a> {
     None,
-    /// The launcher may make PID namespaces: this is its own, to return to after each fork.
-    Root(&'a OwnedFd),
+    /// The launcher may make PID namespaces: this is its own, to return to after each fork;
+    /// and the empty network namespace its runs join, if it made one.
+    Root(&'a OwnedFd, Option<&'a OwnedFd>),
     /// Through a user namespace, with these ID maps.
     User(&'a crate::sandbox::pids::IdMaps),
 }
@@ -167,7 +168,7 @@ pub(super) fn fork_exec(
     // As root the launcher's next child is the keeper, init of a new PID namespace; as a
     // user, the child enters a user namespace first and forks the keeper itself.
     let root_keeper = match (namespaces, figures) {
-        (Namespaces::Root(own), Some(_)) => crate::sandbox::pids::next_fork_in_new_namespace().then_some(own),
+        (Namespaces::Root(own, _), Some(_)) => crate::sandbox::pids::next_fork_in_new_namespace().then_some(own),
         _ => None,
     };
     // SAFETY: the launcher is single-threaded, so the child may do anything until exec.
@@ -177,8 +178,11 @@ pub(super) fn fork_exec(
         unsafe {
             libc::close(report[0]);
             match (namespaces, figures) {
-                (Namespaces::Root(_), Some([read, write])) if root_keeper.is_some() => {
+                (Namespaces::Root(_, net), Some([read, write])) if root_keeper.is_some() => {
                     libc::close(read);
+                    if net.is_some_and(|net| !crate::sandbox::network::join(net)) {
+                        fail(prepared.report, -5);
+                    }
                     become_keeper(prepared, write)
                 }
                 (Namespaces::User(maps), Some([read, write])) => {
@@ -234,6 +238,7 @@ pub(super) fn fork_exec(
                 -2 => format!("cannot start '{name}' in its own PID namespace: the keeper could not fork"),
                 -3 => format!("cannot start '{name}' in its own namespaces: the kernel refused a user namespace"),
                 -4 => format!("cannot start '{name}' without privileges: its capabilities could not be dropped"),
+                -5 => format!("cannot start '{name}' in its sandbox: the kernel refused its network namespace"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },

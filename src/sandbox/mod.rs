@@ -28,6 +28,7 @@
 pub mod cgroup;
 pub mod environment;
 pub mod files;
+pub mod network;
 pub mod pids;
 pub mod privileges;
 pub mod scratch;
@@ -123,6 +124,8 @@ pub struct Protections {
     pub clean_environment: bool,
     /// Its tasks (processes and threads) capped by its cgroup (`--process-limit`).
     pub process_limit: bool,
+    /// An empty network namespace of its own (root only; see [`network`]).
+    pub network_namespace: bool,
     /// A seccomp filter refuses the system calls that could harm the machine.
     pub syscalls: bool,
     /// Its own PID namespace and `/proc`: it sees and signals no process outside its run,
@@ -160,6 +163,10 @@ pub fn protections(level: Level) -> Protections {
     let signals = landlock.signals || pids.is_ok();
     if !signals {
         missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
+    }
+    let network_namespace = matches!(pids, Ok(pids::Mode::Root)) && network::support();
+    if matches!(pids, Ok(pids::Mode::Root)) && !network_namespace {
+        missing.push("runs share the machine's network namespace: the kernel refused a new one".into());
     }
     if let Err(why) = &syscalls {
         missing.push(format!("dangerous system calls are not refused: {why}"));
@@ -199,6 +206,7 @@ pub fn protections(level: Level) -> Protections {
         no_privileges: true,
         clean_environment: true,
         process_limit: tasks.is_ok(),
+        network_namespace,
         missing,
     }
 }

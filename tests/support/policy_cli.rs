@@ -200,3 +200,17 @@ fn files_a_run_writes_count_as_its_memory_whoever_runs_the_judge() {
         }
     }
 }
+
+#[test]
+fn a_root_judge_s_runs_share_an_empty_network_namespace() {
+    // As root, runs join a network namespace the launcher made once: its loopback alone,
+    // down. (As a user, the seccomp filter alone closes the network, as the tests above show.)
+    let dir = expecting("interfaces lo\n");
+    for (who, report) in reports(dir.path(), &["--", "@fixture", "interfaces"], &[]) {
+        if report["sandbox"]["network_namespace"] == true {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        } else if who == "root" {
+            assert!(report["sandbox"]["missing"].to_string().contains("network namespace"), "{report}");
+        }
+    }
+}
