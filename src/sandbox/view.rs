@@ -219,16 +219,7 @@ fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tree(files: &[&str]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for f in files {
-            let path = dir.path().join(f);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "x").unwrap();
-        }
-        dir
-    }
+    use crate::layouts::tests::tree;
 
     fn granted(view: &View, path: &Path) -> bool {
         view.paths.iter().any(|g| path.starts_with(g))

@@ -54,12 +54,7 @@ fn a_case_file_swapped_for_a_fifo_without_the_sandbox_never_hangs_the_judge() {
     // waited for a writer for ever. Now the judge refuses what is not a regular file.
     let dir = super::folder(&[("cases/a/input.txt", "1 2\n"), ("cases/a/expected.txt", "3\n")]);
     let script = dir.path().join("swap.sh");
-    std::fs::write(&script, "#!/bin/sh\nrm -f \"$CASE/expected.txt\"\nmkfifo \"$CASE/expected.txt\"\necho 3\n")
-        .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    super::sandbox_cli::executable(&script, "rm -f \"$CASE/expected.txt\"\nmkfifo \"$CASE/expected.txt\"\necho 3\n");
     let out = judge()
         .current_dir(dir.path())
         .env("CASE", dir.path().join("cases/a"))

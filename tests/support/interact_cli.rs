@@ -111,14 +111,9 @@ fn an_interactor_s_log_is_capped_like_any_output() {
     // the write was stopped short at the 64 MiB cap; a log written whole is WA (exit 1).
     let dir = folder(&[("cases/a/input.txt", "1\n"), ("cases/a/case.toml", "interactor = \"./hog.sh\"\n")]);
     let hog = dir.path().join("cases/a/hog.sh");
-    std::fs::write(
+    super::sandbox_cli::executable(
         &hog,
-        "#!/bin/sh\nhead -c 100000000 /dev/zero > \"$2\" 2>/dev/null\n[ \"$(wc -c < \"$2\")\" -le 67108864 ] && exit 0\nexit 1\n",
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&hog, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+        "head -c 100000000 /dev/zero > \"$2\" 2>/dev/null\n[ \"$(wc -c < \"$2\")\" -le 67108864 ] && exit 0\nexit 1\n",
+    );
     judge().current_dir(dir.path()).args(["cases", "--", "@fixture", "drain"]).assert().success();
 }

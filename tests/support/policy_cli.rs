@@ -136,12 +136,10 @@ fn a_run_gets_a_judge_s_environment_and_none_of_the_user_s() {
     // HOME and TMPDIR are its scratch folder, where it starts.
     std::fs::write(dir.path().join("cases/a/expected.txt"), "scratch\n").unwrap();
     let script = dir.path().join("home.sh");
-    std::fs::write(&script, "#!/bin/sh\n[ \"$HOME\" = \"$TMPDIR\" ] && [ \"$HOME\" = \"$(pwd)\" ] && echo scratch\n")
-        .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    super::sandbox_cli::executable(
+        &script,
+        "[ \"$HOME\" = \"$TMPDIR\" ] && [ \"$HOME\" = \"$(pwd)\" ] && echo scratch\n",
+    );
     judge().current_dir(dir.path()).args(["cases", "--", "./home.sh"]).assert().success();
     judge()
         .current_dir(dir.path())
@@ -158,12 +156,7 @@ fn the_input_is_read_only_and_freeing_it_is_never_the_run_s_cost() {
     // counted 2.5 MiB); the copy is sealed, and the run's handle read-only.
     let dir = expecting("refused\n");
     let script = dir.path().join("write.sh");
-    std::fs::write(&script, "#!/bin/sh\nif (printf x >&0) 2>/dev/null; then echo wrote; else echo refused; fi\n")
-        .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    super::sandbox_cli::executable(&script, "if (printf x >&0) 2>/dev/null; then echo wrote; else echo refused; fi\n");
     std::fs::write(dir.path().join("cases/a/input.txt"), "1 2\n").unwrap();
     judge().current_dir(dir.path()).args(["cases", "--", "./write.sh"]).assert().success();
     // A 256 MiB input and a program that reads none of it: the judge frees its copy after
@@ -189,11 +182,7 @@ fn files_a_run_writes_count_as_its_memory_whoever_runs_the_judge() {
     // watchdog looked for the tmpfs in the wrong process's mounts, and counted 0).
     let dir = expecting("x\n");
     let script = dir.path().join("fill.sh");
-    std::fs::write(&script, "#!/bin/sh\nhead -c 60000000 /dev/zero > big 2>/dev/null\necho x\n").unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    super::sandbox_cli::executable(&script, "head -c 60000000 /dev/zero > big 2>/dev/null\necho x\n");
     for (who, report) in reports(dir.path(), &["--memory-limit", "40MiB", "--", "./fill.sh"], &[]) {
         if report["sandbox"]["scratch_in_memory"] == true {
             assert_eq!(verdict(&report), "MLE", "{who}: {report}");

@@ -6,7 +6,7 @@ use super::{folder, judge};
 use predicates::prelude::*;
 use std::path::Path;
 
-fn executable(path: &Path, body: &str) {
+pub(super) fn executable(path: &Path, body: &str) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
