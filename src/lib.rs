@@ -63,6 +63,7 @@ pub mod interrupt;
 pub mod launcher;
 pub mod layouts;
 pub mod limits;
+pub mod listen;
 pub mod problems;
 pub mod proctree;
 pub mod report;

@@ -1,6 +1,7 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
 pub mod gen;
+pub mod listen;
 pub mod live;
 pub mod stress;
 pub mod submit;
@@ -28,7 +29,8 @@ Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle g
 cases/interactive).
 
 More commands: `judge gen --help` (generate puzzles), `judge stress --help` (find, shrink and
-keep an input that breaks a solver).";
+keep an input that breaks a solver), `judge listen --help` (receive problems from the
+Competitive Companion browser extension).";
 
 /// Replays case folders against a solver under judge limits.
 #[derive(Debug, Parser)]
