@@ -71,6 +71,7 @@ pub mod sandbox;
 pub mod spool;
 pub mod streams;
 pub mod stress;
+pub mod subcases;
 pub mod submit;
 pub mod sudoku_check;
 pub mod verdict;

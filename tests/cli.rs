@@ -944,3 +944,6 @@ mod live_cli;
 
 #[path = "support/listen_cli.rs"]
 mod listen_cli;
+
+#[path = "support/subcases_cli.rs"]
+mod subcases_cli;
