@@ -947,3 +947,6 @@ mod listen_cli;
 
 #[path = "support/subcases_cli.rs"]
 mod subcases_cli;
+
+#[path = "support/watch_cli.rs"]
+mod watch_cli;

@@ -5,6 +5,7 @@ pub mod listen;
 pub mod live;
 pub mod stress;
 pub mod submit;
+pub mod watch;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
@@ -116,6 +117,11 @@ pub struct Cli {
     /// Bytes of a failing case's stderr to show.
     #[arg(long, value_name = "BYTES", default_value_t = 4096)]
     pub stderr_limit: usize,
+
+    /// Judge, then again on every save of the solver's source, a case file or a case.toml
+    /// (the cases that changed first), until Ctrl-C; --json is rewritten each round.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// The limits and checker flags, shared by judging and `judge stress`.
