@@ -421,7 +421,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
     let facts = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
-    let Judgement { verdict, mut detail, share } = verdict::judge(&facts, &limits, || {
+    let Judgement { mut verdict, mut detail, mut share } = verdict::judge(&facts, &limits, || {
         let o = check::check(&checker, input, expected, &facts.stdout);
         outcome = Some(o.clone());
         o
@@ -440,6 +440,12 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
             match crate::subcases::judge_files(*kind, &split, input, &facts.stdout, path) {
                 Ok(found) => {
                     detail = format!("{}: {}", found.headline(), found.detail);
+                    let right = found.total - found.failed.len();
+                    if split.per_test_points() && right > 0 {
+                        verdict = Verdict::Pc;
+                        share = right as f64 / found.total as f64;
+                        detail = format!("{right} of {} tests right; {detail}", found.total);
+                    }
                     diff = found.diff.clone().or(diff);
                     if let Some(bytes) = &found.input {
                         head = Some(head_of(bytes));

@@ -8,7 +8,8 @@
 //! - `"off"`: never cut.
 //! - a table: `separator = "LINE"` (tests, in the input after the count and in the answers,
 //!   are separated by that line; `""` a blank one), `input_lines = N`, `answer_lines = N`
-//!   (every test takes N lines).
+//!   (every test takes N lines), `points = "per-test"` (each test earns an equal share of the
+//!   case's points: some tests right is PC, not WA).
 //!
 //! A file that cannot be cut so keeps its one verdict; only the note says why. Each test's
 //! answer is judged by the case's built-in checker on its own, so a test is named only when
@@ -28,6 +29,9 @@ pub enum Split {
         separator: Option<String>,
         input_lines: Option<usize>,
         answer_lines: Option<usize>,
+        /// Each test is worth an equal share of the case's points: a file with some tests
+        /// right is PC, not WA.
+        points: bool,
     },
 }
 
@@ -40,6 +44,11 @@ const SHOWN_LINES: usize = 40;
 const SHOWN_LINE_BYTES: usize = 400;
 
 impl Split {
+    /// Whether each test earns its share of the case's points.
+    pub fn per_test_points(&self) -> bool {
+        matches!(self, Split::Custom { points: true, .. })
+    }
+
     /// Reads case.toml's `subcases`: `"auto"`, `"off"` or a table.
     pub fn parse(value: &toml::Value) -> Result<Split, String> {
         match value {
@@ -58,15 +67,20 @@ impl Split {
                     Some(toml::Value::String(s)) if !s.contains('\n') => Some(s.trim().to_string()),
                     Some(_) => return Err("separator must be one line of text (\"\" for a blank line)".into()),
                 };
-                if let Some(key) =
-                    t.keys().find(|k| !["separator", "input_lines", "answer_lines"].contains(&k.as_str()))
-                {
-                    return Err(format!("unknown key {key}: use separator, input_lines or answer_lines"));
+                let known = ["separator", "input_lines", "answer_lines", "points"];
+                if let Some(key) = t.keys().find(|k| !known.contains(&k.as_str())) {
+                    return Err(format!("unknown key {key}: use separator, input_lines, answer_lines or points"));
                 }
+                let points = match t.get("points") {
+                    None => false,
+                    Some(toml::Value::String(s)) if s == "per-test" => true,
+                    Some(_) => return Err("points = \"per-test\" is the one choice (each test an equal share)".into()),
+                };
                 Ok(Split::Custom {
                     separator,
                     input_lines: lines("input_lines")?,
                     answer_lines: lines("answer_lines")?,
+                    points,
                 })
             }
             _ => Err("use \"auto\", \"off\" or a table such as { separator = \"\" }".into()),
@@ -316,6 +330,7 @@ mod tests {
         let found = judge(CheckerKind::Lines, &s, input, b"1\n2\n3\n\n5\n", answer).unwrap();
         assert_eq!((found.failed.clone(), found.input.as_deref()), (vec![2], Some(&b"c\n"[..])));
         assert_eq!(found.diff.unwrap().from_line, 5);
+        assert!(!s.per_test_points() && split("{ points = \"per-test\" }").per_test_points());
         let fixed = split("{ input_lines = 1, answer_lines = 2 }");
         let found = judge(CheckerKind::Lines, &fixed, b"2\nx\ny\n", b"1\n2\n3\n5\n", b"1\n2\n3\n4\n").unwrap();
         assert_eq!((found.first, found.input.as_deref()), (2, Some(&b"y\n"[..])));

@@ -63,7 +63,7 @@ pub fn main(args: &[String]) -> i32 {
         println!("judge listen: the extension must know the port: add {port} to its \"Custom ports\" (see --help)");
     }
     let options = Options { dir: cli.dir.clone(), keep: cli.keep, force: cli.force };
-    let served = listen::serve(&listener, &options, &mut |note| print_note(&note));
+    let served = listen::serve(&listener, &options, &mut |note| print_note(&note, cli.keep));
     match served {
         Ok(()) => 0,
         Err(e) => {
@@ -85,7 +85,7 @@ fn quoted(path: &Path) -> String {
     shlex::try_quote(&text).map_or(text.clone(), |q| q.into_owned())
 }
 
-fn print_note(note: &Note) {
+fn print_note(note: &Note, keep: bool) {
     use std::io::Write;
     match note {
         Note::Written { task, folder } => {
@@ -114,6 +114,9 @@ fn print_note(note: &Note) {
                     "judge listen: all {size} problems have come; judge them all with: judge {} -- ./solution",
                     quoted(parent)
                 );
+            }
+            if !keep {
+                println!("judge listen: done (--keep listens on)");
             }
         }
     }

@@ -182,6 +182,7 @@ fn a_contest_of_three_is_written_then_judged_and_the_listener_ends() {
         "A. Sum of Two -> contest/A-Sum-of-Two/ (2 samples, 2000 ms, 256 MB)",
         "next: judge contest/A-Sum-of-Two -- ./solution",
         "all 3 problems have come",
+        "judge listen: done",
     ] {
         assert!(listener.saw(line), "{line}: {}", listener.printed());
     }

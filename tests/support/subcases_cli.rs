@@ -107,3 +107,21 @@ fn stress_on_a_multi_test_generator_saves_a_one_test_input() {
     super::judge().arg(&folder).args(["--", &bad]).assert().code(1);
     super::judge().arg(&folder).args(["--", &good]).assert().success();
 }
+
+#[test]
+fn per_test_points_make_a_partly_right_file_pc() {
+    let dir = super::folder(&[
+        ("cases/scored/case.toml", "points = 4\nsubcases = { points = \"per-test\" }\n"),
+        ("cases/scored/input.txt", "4\n1 2\n3 4\n5 6\n7 8\n"),
+        ("cases/scored/expected.txt", "3\n7\n11\n15\n"),
+    ]);
+    let solver = adder(dir.path(), 2);
+    let out = super::judge().current_dir(dir.path()).args(["cases", "--", &solver]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text.lines().find(|l| l.starts_with("scored")).unwrap_or_default();
+    assert!(
+        row.contains("PC") && row.contains("3/4") && row.contains("3 of 4 tests right; WA on test 2 of 4"),
+        "{text}"
+    );
+    assert!(out.status.code() == Some(1) && text.contains("score 3 / 4"), "{text}");
+}
