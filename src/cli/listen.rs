@@ -15,9 +15,9 @@ samples (--force replaces them; other files in it always stay).";
 
 /// Receives problems from the Competitive Companion browser extension.
 #[derive(Debug, Parser)]
-#[command(name = "judge listen", about, after_help = AFTER_HELP)]
+#[command(name = "judge listen", after_help = AFTER_HELP)]
 pub struct ListenCli {
-    /// The folder problems are written under [default: the working folder].
+    /// The folder problems are written under (the working folder by default).
     #[arg(value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
 
