@@ -227,6 +227,17 @@ pub fn judge(kind: CheckerKind, split: &Split, input: &[u8], output: &[u8], answ
         return Err(format!("a file is over {} MiB", MAX_BYTES >> 20));
     }
     let t = count(input).ok_or("the input's first line is not a count of tests")?;
+    if t < 2 {
+        return Err("the input holds one test".into());
+    }
+    // A lone number over fewer lines than it counts is a size (`5`, then 5 numbers on one
+    // line), not a count of tests.
+    let body_lines = lines(input).iter().filter(|l| !l.iter().all(u8::is_ascii_whitespace)).count() - 1;
+    if *split == Split::Auto && body_lines < t {
+        return Err(format!(
+            "the input's first line, {t}, is more than the {body_lines} lines after it: not a count of tests"
+        ));
+    }
     let (want, got) = (lines(answer), lines(output));
     let (size, separator) = match split {
         Split::Custom { separator, answer_lines, .. } => (*answer_lines, separator.as_deref()),
@@ -317,6 +328,8 @@ mod tests {
         let why =
             |input: &[u8], answer: &[u8], s: &Split| judge(CheckerKind::Lines, s, input, b"x\n", answer).unwrap_err();
         assert!(why(b"1 2\n", b"3\n", &Split::Auto).contains("not a count"));
+        assert!(why(b"1\n1 2\n", b"3\n", &Split::Auto).contains("one test"));
+        assert!(why(b"3\n1 2 3\n", b"1\n3\n6\n", &Split::Auto).contains("more than the 1 lines after it"));
         assert!(why(b"2\n1\n2\n", b"1\n2\n3\n", &Split::Auto).contains("3 lines do not split evenly into 2"));
         assert!(why(b"2\n1\n2\n", b"1\n2\n", &Split::Off).contains("off"));
         assert!(judge(CheckerKind::Sudoku, &Split::Auto, b"1\n", b"1\n", b"2\n").is_err());
