@@ -17,12 +17,6 @@ fn eventually(mut probe: impl FnMut() -> bool) -> bool {
     false
 }
 
-fn executable(path: &std::path::Path, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 #[test]
 fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
     use std::os::unix::process::CommandExt;
@@ -32,8 +26,17 @@ fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
         ("cases/b/input.txt", "2 2\n"),
         ("cases/b/expected.txt", "4\n"),
     ]);
-    let solver = dir.path().join("add.sh");
-    executable(&solver, "read a b\necho $((a + b))\n");
+    // A source the judge builds (rustc is there wherever the crate is tested): a save of it
+    // is built again before the round.
+    let solver = dir.path().join("add.rs");
+    let source = |op: &str| {
+        format!(
+            "use std::io::Read;\nfn main() {{\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n    \
+             let v: Vec<i64> = s.split_whitespace().map(|w| w.parse().unwrap()).collect();\n    \
+             println!(\"{{}}\", v[0] {op} v[1]);\n}}\n"
+        )
+    };
+    std::fs::write(&solver, source("+")).unwrap();
     let json = dir.path().join("report.json");
     let (slave, mut master) = super::live_cli::pty();
     let mut writer = master.try_clone().unwrap();
@@ -42,7 +45,7 @@ fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
         .current_dir(dir.path())
         .args(["--watch", "cases", "--color", "never", "--json"])
         .arg(&json)
-        .args(["--", "./add.sh"])
+        .args(["--", "add.rs"])
         .env("TERM", "xterm")
         .stdin(slave.try_clone().unwrap())
         .stdout(slave.try_clone().unwrap())
@@ -81,8 +84,8 @@ fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
     };
     assert!(eventually(round_done(1)) && text().contains("2 passed, 0 failed"), "{}", text());
     assert_eq!(verdicts(), serde_json::json!([["a", "AC"], ["b", "AC"]]));
-    // A save of the solver: a second round of rows, with the new verdicts.
-    executable(&solver, "read a b\necho $((a * b)) # multiplies\n");
+    // A save of the solver: built again, and a second round of rows with the new verdicts.
+    std::fs::write(&solver, source("* 1 *")).unwrap();
     assert!(eventually(round_done(2)), "{}", text());
     let second = text().split("round 1 done").nth(1).unwrap_or_default().to_string();
     assert!(second.contains("judging again") && second.contains("1 passed, 1 failed"), "{second}");
