@@ -102,7 +102,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
     let text = String::from_utf8_lossy(&head);
     let mut lines = text.split("\r\n");
     let method = lines.next().unwrap_or_default().split(' ').next().unwrap_or_default().to_string();
-    let (mut length, mut origin, mut chunked) = (None, None, false);
+    let (mut length, mut origin, mut chunked, mut expect) = (None, None, false, false);
     for line in lines {
         let Some((key, value)) = line.split_once(':') else { continue };
         let value = value.trim();
@@ -110,6 +110,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
             "content-length" => length = Some(value.parse::<usize>().map_err(|_| refuse(400, "bad Content-Length"))?),
             "origin" => origin = Some(value.to_string()),
             "transfer-encoding" => chunked = true,
+            "expect" => expect = value.eq_ignore_ascii_case("100-continue"),
             _ => {}
         }
     }
@@ -120,6 +121,10 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
         let length = length.ok_or_else(|| refuse(411, "a POST needs a Content-Length"))?;
         if length > MAX_BODY {
             return Err(refuse(413, &format!("the body is {length} bytes; a problem is at most {MAX_BODY}")));
+        }
+        // curl asks before sending a body over 1 KiB, and waits a second for the answer.
+        if expect && body.len() < length {
+            let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
         }
         if body.len() < length {
             let mut rest = vec![0u8; length - body.len()];
