@@ -4,7 +4,7 @@
 //!
 //! Changes are found by polling modification times and sizes (no inotify: nothing to
 //! install, and it works on every file system). A round starts only once the files have
-//! stood still for [`SETTLE`], so an editor's half-written save is never judged.
+//! stood still for 300 ms (`SETTLE`), so an editor's half-written save is never judged.
 
 use super::live::{Live, Sink};
 use super::Cli;

@@ -1,5 +1,5 @@
 //! `judge listen`: a Competitive Companion listener. The browser extension POSTs each problem
-//! as JSON to a port on this machine; each becomes a problem folder (see [`write`]).
+//! as JSON to a port on this machine; each becomes a problem folder (see [`write`](mod@write)).
 //!
 //! Plain HTTP/1.1 over `std::net`, on 127.0.0.1 only, one request per connection (the
 //! extension sends one problem per POST, a contest's problems one after another). An
