@@ -56,6 +56,8 @@ pub struct CaseFile {
     pub points: Option<f64>,
     /// How to build a `solver` given as a source file: `{src}` and `{out}` are replaced.
     pub compiler_cmd: Option<String>,
+    /// How a multi-test file is cut into tests: "auto", "off" or a table (see `subcases`).
+    pub subcases: Option<toml::Value>,
 }
 
 /// `case.toml`, read and checked.
@@ -82,6 +84,7 @@ pub struct CaseConfig {
     pub checker_dir: Option<PathBuf>,
     /// The folder a relative `interactor` path is taken from.
     pub interactor_dir: Option<PathBuf>,
+    pub subcases: Option<crate::subcases::Split>,
 }
 
 impl CaseConfig {
@@ -120,6 +123,7 @@ impl CaseConfig {
             checker_dir,
             interactor,
             interactor_dir,
+            subcases: self.subcases.or(outer.subcases),
         }
     }
 
@@ -164,6 +168,9 @@ impl CaseConfig {
         }
         config.checker_cmd = file.checker_cmd;
         config.interactor = file.interactor;
+        if let Some(v) = file.subcases {
+            config.subcases = Some(crate::subcases::Split::parse(&v).map_err(|e| field("subcases", e))?);
+        }
         if let Some(v) = file.expect {
             config.expect = Some(Verdict::parse(&v).map_err(|e| field("expect", e))?);
         }

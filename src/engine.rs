@@ -146,6 +146,9 @@ pub struct CaseResult {
     /// interactive case, for the report (and `--json`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript: Option<crate::interact::Transcript>,
+    /// Which tests inside a failed multi-test file failed (see [`crate::subcases`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subcases: Option<crate::subcases::Subcases>,
 }
 
 /// The head of a case's input as a report shows it: at most [`HEAD_LINES`] lines of at most
@@ -178,6 +181,23 @@ pub fn input_head(input: &Path) -> Option<InputHead> {
         }
     }
     Some(InputHead { lines, more })
+}
+
+/// The head of a test's input already in memory, cut as [`input_head`] cuts a file's.
+fn head_of(bytes: &[u8]) -> InputHead {
+    let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    if lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    let more = lines.len() > HEAD_LINES;
+    lines.truncate(HEAD_LINES);
+    for line in &mut lines {
+        if line.len() > HEAD_LINE_BYTES {
+            line.truncate(HEAD_LINE_BYTES);
+            line.extend_from_slice("…".as_bytes());
+        }
+    }
+    InputHead { lines, more }
 }
 
 /// The reference solution's run on a case: it must end cleanly (`OK`) for its output to be
@@ -245,6 +265,7 @@ impl CaseResult {
             scored: case.config.points.is_some(),
             input_head: None,
             transcript: None,
+            subcases: None,
         }
     }
 }
@@ -404,15 +425,46 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
     let facts = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
-    let Judgement { verdict, detail, share } = verdict::judge(&facts, &limits, || {
+    let Judgement { mut verdict, mut detail, mut share } = verdict::judge(&facts, &limits, || {
         let o = check::check(&checker, input, expected, &facts.stdout);
         outcome = Some(o.clone());
         o
     });
     let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
         && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
-    let diff = match (expected, wants_diff) {
+    let mut diff = match (expected, wants_diff) {
         (Some(path), true) => diff_window(&facts.stdout, path),
+        _ => None,
+    };
+    let mut head = if passes(case, verdict) { None } else { input_head(input) };
+    // A wrong multi-test file: the test inside it that failed, its input and its diff alone.
+    let subcases = match (&checker, expected, wants_diff) {
+        (Checker::Builtin(kind), Some(path), true) => {
+            let split = case.config.subcases.clone().unwrap_or_default();
+            match crate::subcases::judge_files(*kind, &split, input, &facts.stdout, path) {
+                Ok(found) => {
+                    detail = format!("{}: {}", found.headline(), found.detail);
+                    let right = found.total - found.failed.len();
+                    if split.per_test_points() && right > 0 {
+                        verdict = Verdict::Pc;
+                        share = right as f64 / found.total as f64;
+                        detail = format!("{right} of {} tests right; {detail}", found.total);
+                    }
+                    diff = found.diff.clone().or(diff);
+                    if let Some(bytes) = &found.input {
+                        head = Some(head_of(bytes));
+                    }
+                    Some(found)
+                }
+                Err(why) => {
+                    // Asked for in case.toml: say why it did not happen; by default, silence.
+                    if matches!(split, crate::subcases::Split::Custom { .. }) {
+                        detail = format!("{detail} (not cut into tests: {why})");
+                    }
+                    None
+                }
+            }
+        }
         _ => None,
     };
     let tl = limits.time.as_secs_f64() * 1000.0;
@@ -427,7 +479,8 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         diff,
         reference: reference.map(|(run, _, _)| run),
         points: share * case.config.points.unwrap_or(1.0),
-        input_head: if passes(case, verdict) { None } else { input_head(input) },
+        input_head: head,
+        subcases,
         ..CaseResult::without_run(case, limits, verdict, detail)
     }
 }

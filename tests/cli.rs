@@ -950,3 +950,12 @@ fn without_a_path_the_judge_looks_in_cases_then_test_then_tests() {
 
 #[path = "support/live_cli.rs"]
 mod live_cli;
+
+#[path = "support/listen_cli.rs"]
+mod listen_cli;
+
+#[path = "support/subcases_cli.rs"]
+mod subcases_cli;
+
+#[path = "support/watch_cli.rs"]
+mod watch_cli;

@@ -27,6 +27,8 @@ fn dispatch(args: &[String]) -> i32 {
         }
         Some("gen") => sudoku_judge::cli::gen::main(&args[2..]),
         Some("submit") => sudoku_judge::cli::submit::main(&args[2..]),
+        Some("listen") => sudoku_judge::cli::listen::main(&args[2..]),
+        _ if sudoku_judge::cli::watch::wanted(&args[1..]) => sudoku_judge::cli::watch::main(),
         Some("stress") => match std::env::current_exe() {
             Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),
             Err(e) => {

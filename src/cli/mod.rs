@@ -1,9 +1,11 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
 pub mod gen;
+pub mod listen;
 pub mod live;
 pub mod stress;
 pub mod submit;
+pub mod watch;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
@@ -28,7 +30,8 @@ Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle g
 cases/interactive).
 
 More commands: `judge gen --help` (generate puzzles), `judge stress --help` (find, shrink and
-keep an input that breaks a solver).";
+keep an input that breaks a solver), `judge listen --help` (receive problems from the
+Competitive Companion browser extension).";
 
 /// Replays case folders against a solver under judge limits.
 #[derive(Debug, Parser)]
@@ -114,6 +117,11 @@ pub struct Cli {
     /// Bytes of a failing case's stderr to show.
     #[arg(long, value_name = "BYTES", default_value_t = 4096)]
     pub stderr_limit: usize,
+
+    /// Judge, then again on every save of the solver's source, a case file or a case.toml
+    /// (the cases that changed first), until Ctrl-C; --json is rewritten each round.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// The limits and checker flags, shared by judging and `judge stress`.
