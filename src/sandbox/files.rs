@@ -1,10 +1,10 @@
 //! A run's view of the files, the network and other processes, through Landlock: read and
-//! execute the system (`/usr`, `/lib*`, `/bin`, `/etc`, `/proc`, `/sys`, a few devices), the
-//! program's own file (and the install folder of one found on PATH, like `python3`), read the
-//! files named in its arguments (a script, a
-//! checker's three files), write only its scratch folder and `/dev/null`; no TCP bind or
-//! connect; no signal to a process outside the run. Built in the launcher before `fork`
-//! ([`ruleset`]) and applied in the child just before `exec` ([`apply`]).
+//! execute the system (`/usr`, `/lib*`, `/bin`, `/etc`, `/opt`, `/proc`, `/sys`, a few
+//! devices) and what [`super::view`] grants the program (its runtime, its source's folder and
+//! class path, minus every case and answer), list the folders granted piece by piece, write
+//! only its scratch folder, `/dev/shm` and `/dev/null`; no TCP bind or connect; no signal to a
+//! process outside the run. Built in the launcher before `fork` ([`ruleset`]) and applied in
+//! the child just before `exec` ([`apply`]).
 
 use landlock::{
     Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope,

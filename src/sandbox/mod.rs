@@ -1,9 +1,11 @@
 //! Every solver, reference, checker and generator runs in a sandbox, one unit per concern:
 //!
-//! - [`files`]: its view of the files and the network (Landlock): it reads the system's
-//!   libraries and its own program, writes only its scratch folder, opens no TCP connection
-//!   and signals no process outside its run (so it cannot stop or kill the judge or the
-//!   launcher);
+//! - [`files`]: its view of the files and the network (Landlock): it reads the system and
+//!   what [`view`] grants (its runtime's install, its source's folder and class path, never
+//!   a case or an answer), writes only its scratch folder and `/dev/shm`, opens no TCP
+//!   connection and signals no process outside its run (so it cannot stop or kill the judge
+//!   or the launcher);
+//! - [`network`]: for a root judge, an empty network namespace its runs share;
 //! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run; with
 //!   [`pids`], a tmpfs the size of the memory limit, whose files count as the run's memory;
 //! - [`pids`]: its own PID namespace and `/proc`, whose init is a keeper of ours: it sees
