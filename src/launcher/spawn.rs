@@ -141,7 +141,9 @@ pub(super) fn fork_exec(
         env,
         envp,
         scratch,
-        tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64)))
+        // A MiB past the limit: a run that fills it holds more than its limit (MLE), even
+        // with nothing else alive when it is counted.
+        tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64) + 1024))
             .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         ruleset,
         filter,
@@ -304,6 +306,8 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
     unsafe {
         // The run must not outlive a launcher that dies without its sweep.
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        // The run's tmpfs mounts, whose files the keeper counts once the run is over.
+        let mut tmpfs = Vec::new();
         if crate::sandbox::pids::private_views() {
             // The rules name the old /proc and scratch folder, now hidden under new mounts.
             let scratch =
@@ -314,6 +318,8 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
             let shm = std::path::Path::new(crate::sandbox::scratch::SHM);
             let shm =
                 (scratch.is_some() && crate::sandbox::scratch::mount_tmpfs(&c_shm(), &prepared.tmpfs)).then_some(shm);
+            tmpfs.extend(scratch.is_some().then(|| prepared.scratch.clone()).flatten());
+            tmpfs.extend(shm.map(|_| c_shm()));
             prepared.ruleset = match prepared
                 .ruleset
                 .take()
@@ -338,7 +344,7 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
         for fd in [report, input, output, errors, 0] {
             libc::close(fd);
         }
-        crate::sandbox::pids::keep(program, figures)
+        crate::sandbox::pids::keep(program, figures, &tmpfs)
     }
 }
 
@@ -372,11 +378,23 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         for fd in joins {
             libc::write(fd, b"0".as_ptr().cast(), 1);
         }
-        // Dispositions the launcher ignores would pass through exec: the run gets the
-        // defaults.
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-        libc::signal(libc::SIGHUP, libc::SIG_DFL);
-        libc::signal(libc::SIGQUIT, libc::SIG_DFL);
+        // A blocked signal and an ignored one pass through exec: the judge blocks SIGINT,
+        // SIGTERM and SIGHUP for its handler thread, the launcher ignores SIGINT, SIGHUP and
+        // SIGQUIT, and Rust ignores SIGPIPE. The run gets what a shell gives: nothing blocked,
+        // every disposition the default (a multiprocessing Pool whose workers never saw its
+        // SIGTERM hung one run in ten).
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        // The kernel's own call, as the C library's refuses the two signals it keeps for
+        // itself (32 and 33, which the judge's threads leave ignored): a zeroed action is
+        // SIG_DFL with no flags and an empty mask.
+        let default = [0u64; 4];
+        for signal in 1..=64 {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::syscall(libc::SYS_rt_sigaction, signal, default.as_ptr(), std::ptr::null_mut::<u64>(), 8);
+            }
+        }
         match &scratch {
             // Its own session: no controlling terminal to read or write.
             Some(_) => {

@@ -170,7 +170,7 @@ pub const REPORT_BYTES: usize = 32;
 ///
 /// # Safety
 /// Only in the keeper, a single-threaded child of the launcher.
-pub unsafe fn keep(program: i32, report: i32) -> ! {
+pub unsafe fn keep(program: i32, report: i32, tmpfs: &[std::ffi::CString]) -> ! {
     let mut main_status = 0;
     loop {
         let mut status = 0;
@@ -207,8 +207,11 @@ pub unsafe fn keep(program: i32, report: i32) -> ! {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
     let mut bytes = [0u8; REPORT_BYTES];
-    let figures =
-        [main_status as u32 as u64, crate::proctree::cpu_us(&usage), usage.ru_maxrss.max(0) as u64, leftovers];
+    // What the run's files hold once every process is gone (its tmpfs mounts are ours until
+    // we exit): memory it held, whether or not a sample of the watchdog saw it.
+    let files: u64 = tmpfs.iter().map(|dir| crate::sandbox::scratch::tmpfs_used_kib(dir)).sum();
+    let peak = (usage.ru_maxrss.max(0) as u64).max(files);
+    let figures = [main_status as u32 as u64, crate::proctree::cpu_us(&usage), peak, leftovers];
     for (slot, v) in bytes.chunks_mut(8).zip(figures) {
         slot.copy_from_slice(&v.to_le_bytes());
     }

@@ -71,6 +71,19 @@ fn is_tmpfs(keeper: i32, dir: &Path) -> bool {
     statfs_inside(keeper, dir).is_some()
 }
 
+/// In the keeper, in its own mount namespace: what the tmpfs at `dir` holds, in KiB (0 where
+/// it is none). One system call, no allocation.
+pub fn tmpfs_used_kib(dir: &std::ffi::CStr) -> u64 {
+    // SAFETY: a plain C struct statfs fills in, and a NUL-terminated path.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(dir.as_ptr(), &mut fs) } != 0 || fs.f_type != libc::TMPFS_MAGIC {
+        return 0;
+    }
+    #[allow(clippy::unnecessary_cast)] // the fields are u64 on x86-64, not everywhere
+    let used = (fs.f_blocks - fs.f_bfree) as u64;
+    used * fs.f_bsize as u64 / 1024
+}
+
 /// What the tmpfs at `dir` in the keeper's namespace holds, in KiB; 0 where there is none.
 fn in_tmpfs_kib(keeper: i32, dir: &Path) -> u64 {
     statfs_inside(keeper, dir).map_or(0, |fs| {

@@ -203,3 +203,16 @@ fn a_root_judge_s_runs_share_an_empty_network_namespace() {
         }
     }
 }
+
+#[test]
+fn a_run_starts_with_no_signal_blocked_or_ignored() {
+    // The judge blocks SIGINT, SIGTERM and SIGHUP for its own handler, the launcher ignores
+    // SIGINT, SIGHUP and SIGQUIT, Rust ignores SIGPIPE: all of it passed through exec, and a
+    // Python multiprocessing Pool, whose workers never saw its SIGTERM, hung.
+    let dir = expecting("SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+    let script = dir.path().join("signals.sh");
+    super::sandbox_cli::executable(&script, "grep -E '^Sig(Blk|Ign)' /proc/self/status\n");
+    for level in ["auto", "off"] {
+        judge().current_dir(dir.path()).args(["cases", "--sandbox", level, "--", "./signals.sh"]).assert().success();
+    }
+}
