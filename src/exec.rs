@@ -138,9 +138,35 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     run_sending_stdout(program, stdin, limits, Stdout::Keep)
 }
 
-/// As [`run`], outside any sandbox: for a compiler, which must write into the build cache.
+/// As [`run`], outside any sandbox.
 pub fn run_trusted(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &[], false)
+}
+
+/// As [`run`], for a compiler: in the sandbox at the judge's level, reading its toolchain
+/// ([`crate::sandbox::toolchains`]) and what its command names (the source's folder, minus
+/// every case and answer), writing only `output` (a fresh folder of the judge's) and its
+/// scratch folder. stdin is empty.
+pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
+    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
+    if !sandboxed {
+        return run_trusted(program, Path::new("/dev/null"), limits);
+    }
+    let tools = crate::sandbox::toolchains::for_builds();
+    let mut env = tools.env.clone();
+    env.extend(program.env.iter().cloned());
+    let program = Program { env, ..program.clone() };
+    let mut writable = vec![output.as_os_str().to_owned()];
+    writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
+    BUILD_VIEW.with(|cell| *cell.borrow_mut() = Some(tools));
+    let facts = run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &writable, true);
+    BUILD_VIEW.with(|cell| *cell.borrow_mut() = None);
+    facts
+}
+
+thread_local! {
+    /// The toolchains of the build this thread is running, for its request.
+    static BUILD_VIEW: std::cell::RefCell<Option<crate::sandbox::toolchains::Toolchains>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Where a run's standard input comes from.
@@ -302,15 +328,28 @@ fn run_with(
         memory_kib: limits.memory_kib,
         processes: limits.processes,
         // An interactor's log is a file of the judge's: its size is capped as stdout is. A
-        // run without a scratch tmpfs writes to the disk: each file is capped at its memory.
-        file_bytes: if !writable.is_empty() {
+        // build's output folder, and a run without a scratch tmpfs (it writes to the disk):
+        // each file is capped at its memory.
+        file_bytes: if writable.iter().any(|w| Path::new(w).is_dir()) {
+            limits.memory_kib * 1024
+        } else if !writable.is_empty() {
             limits.output_bytes
         } else if sandboxed && crate::sandbox::pids::support().is_err() {
             limits.memory_kib * 1024
         } else {
             0
         },
-        hidden: crate::sandbox::view::hidden_cases().into_iter().map(PathBuf::into_os_string).collect(),
+        hidden: crate::sandbox::view::hidden_cases()
+            .into_iter()
+            .chain(BUILD_VIEW.with(|cell| cell.borrow().as_ref().map(|t| t.hidden.clone())).unwrap_or_default())
+            .map(PathBuf::into_os_string)
+            .collect(),
+        readable: BUILD_VIEW
+            .with(|cell| cell.borrow().as_ref().map(|t| t.readable.clone()))
+            .unwrap_or_default()
+            .into_iter()
+            .map(PathBuf::into_os_string)
+            .collect(),
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);

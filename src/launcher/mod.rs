@@ -57,6 +57,9 @@ pub struct Request {
     /// Folders the sandboxed program may never read (the cases being judged), whatever
     /// folder around them it is granted.
     pub hidden: Vec<OsString>,
+    /// Folders the sandboxed program may also read, whole but for `hidden` (a compiler's
+    /// toolchain home, which its command does not name).
+    pub readable: Vec<OsString>,
 }
 
 /// A run as started: where the judge can watch it.
@@ -101,6 +104,10 @@ fn encode(req: &Request) -> Vec<u8> {
     put(req.memory_kib.to_string().as_bytes());
     put(req.processes.to_string().as_bytes());
     put(req.file_bytes.to_string().as_bytes());
+    put(req.readable.len().to_string().as_bytes());
+    for r in &req.readable {
+        put(r.as_bytes());
+    }
     put(req.hidden.len().to_string().as_bytes());
     for h in &req.hidden {
         put(h.as_bytes());
@@ -136,6 +143,8 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let memory_kib = number(parts.next())?;
     let processes = number(parts.next())?;
     let file_bytes = number(parts.next())?;
+    let nreadable = number(parts.next())? as usize;
+    let readable = (0..nreadable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let nhidden = number(parts.next())? as usize;
     let hidden = (0..nhidden).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let nwritable = number(parts.next())? as usize;
@@ -149,7 +158,19 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, processes, file_bytes, writable, hidden })
+    Some(Request {
+        program,
+        args,
+        env,
+        cpu_backstop_s,
+        scratch,
+        memory_kib,
+        processes,
+        file_bytes,
+        writable,
+        hidden,
+        readable,
+    })
 }
 
 /// Sends `data` with `fds` attached.
@@ -524,6 +545,7 @@ mod tests {
             processes: 64,
             file_bytes: 0,
             hidden: vec!["/h".into()],
+            readable: vec!["/r".into()],
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

@@ -90,11 +90,13 @@ pub(super) fn fork_exec(
         Some(dir) => {
             let rules = {
                 let hidden: Vec<std::path::PathBuf> = req.hidden.iter().map(std::path::PathBuf::from).collect();
+                let readable: Vec<std::path::PathBuf> = req.readable.iter().map(std::path::PathBuf::from).collect();
+                let granted = crate::sandbox::files::Granted { hidden: &hidden, readable: &readable };
                 crate::sandbox::files::ruleset(
                     &req.program,
                     &req.args,
                     &req.writable,
-                    &hidden,
+                    granted,
                     std::path::Path::new(dir),
                 )
             }

@@ -71,16 +71,28 @@ fn resolved(program: &std::ffi::OsStr) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(program)).find(|p| p.is_file())
 }
 
+/// What the judge asks of a run's view beyond its command: folders never to show (the cases
+/// being judged), and folders to show (a compiler's toolchain).
+#[derive(Clone, Copy, Debug)]
+pub struct Granted<'a> {
+    pub hidden: &'a [PathBuf],
+    pub readable: &'a [PathBuf],
+}
+
 /// The view of a program with these arguments, worked out once per launcher: a folder's walk
 /// is the costly part, and a judge runs the same program on every case.
-fn cached_view(program: &Path, on_path: bool, args: &[std::ffi::OsString], hidden: &[PathBuf]) -> super::view::View {
-    type Key = (PathBuf, Vec<std::ffi::OsString>, Vec<PathBuf>);
+fn cached_view(program: &Path, on_path: bool, args: &[std::ffi::OsString], granted: Granted<'_>) -> super::view::View {
+    type Key = (PathBuf, Vec<std::ffi::OsString>, Vec<PathBuf>, Vec<PathBuf>);
     thread_local! {
         static VIEWS: std::cell::RefCell<std::collections::HashMap<Key, super::view::View>> = Default::default();
     }
-    let key = (program.to_path_buf(), args.to_vec(), hidden.to_vec());
+    let key = (program.to_path_buf(), args.to_vec(), granted.hidden.to_vec(), granted.readable.to_vec());
     VIEWS.with(|views| {
-        views.borrow_mut().entry(key).or_insert_with(|| super::view::of(program, on_path, args, hidden)).clone()
+        views
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| super::view::of(program, on_path, args, granted.hidden, granted.readable))
+            .clone()
     })
 }
 
@@ -91,7 +103,7 @@ pub fn ruleset(
     program: &std::ffi::OsStr,
     args: &[std::ffi::OsString],
     writable: &[std::ffi::OsString],
-    hidden: &[PathBuf],
+    granted: Granted<'_>,
     scratch: &Path,
 ) -> Result<RulesetCreated, String> {
     let read = AccessFs::from_read(WANTED);
@@ -107,7 +119,7 @@ pub fn ruleset(
     let on_path = !program.as_bytes().contains(&b'/');
     let mut listed = Vec::new();
     if let Some(program) = resolved(program) {
-        let view = cached_view(&program, on_path, args, hidden);
+        let view = cached_view(&program, on_path, args, granted);
         readable.extend(view.paths);
         listed = view.listed;
     }
@@ -131,7 +143,12 @@ pub fn ruleset(
     }
     for file in writable {
         let fd = PathFd::new(file).map_err(|e| e.to_string())?;
-        let rights = AccessFs::from_file(WANTED) & !AccessFs::Execute;
+        // A folder (a build's output) is the run's to fill; a file (a log), to write.
+        let rights = if Path::new(file).is_dir() {
+            AccessFs::from_all(WANTED)
+        } else {
+            AccessFs::from_file(WANTED) & !AccessFs::Execute
+        };
         ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(e)?;
     }
     let scratch = PathFd::new(scratch).map_err(|e| e.to_string())?;

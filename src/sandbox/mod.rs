@@ -35,6 +35,7 @@ pub mod pids;
 pub mod privileges;
 pub mod scratch;
 pub mod syscalls;
+pub mod toolchains;
 pub mod view;
 
 use std::sync::atomic::{AtomicU8, Ordering};

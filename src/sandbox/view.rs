@@ -93,7 +93,7 @@ pub struct View {
 
 /// The view of `program` run with `args`, with `hidden` (the folders of the cases being
 /// judged, absolute) kept out.
-pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf]) -> View {
+pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], readable: &[PathBuf]) -> View {
     let mut hidden: Vec<PathBuf> = hidden.iter().filter_map(|h| std::fs::canonicalize(h).ok()).collect();
     hidden.push(crate::interrupt::temp_root());
     hidden.extend(crate::build::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
@@ -116,6 +116,12 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf]) 
             }
         } else {
             folders.push(install);
+        }
+    }
+    // Toolchain homes the judge names (a compiler's): whole but for what is hidden.
+    for home in readable.iter().filter_map(|r| std::fs::canonicalize(r).ok()) {
+        if home.parent().is_some() && !home_within(&home) {
+            split(&home, &roots_in(&home, &hidden), &mut paths);
         }
     }
     let mut class_path = false;
@@ -239,7 +245,7 @@ mod tests {
             "01.a",
         ]);
         let root = std::fs::canonicalize(dir.path()).unwrap();
-        let view = of(Path::new("/usr/bin/python3"), true, &[root.join("sol.py").into()], &[root.join("cases")]);
+        let view = of(Path::new("/usr/bin/python3"), true, &[root.join("sol.py").into()], &[root.join("cases")], &[]);
         for readable in ["sol.py", "helper.py", "pkg/mod.py", "notes/plan.md"] {
             assert!(granted(&view, &root.join(readable)), "{readable}: {view:?}");
         }
@@ -253,9 +259,9 @@ mod tests {
         let dir = tree(&["classes/Main.class", "lib/x.jar", "venv/bin/python", "venv/lib/site.py", "venv/pyvenv.cfg"]);
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let cp = format!("{}:{}", root.join("classes").display(), root.join("lib/x.jar").display());
-        let view = of(Path::new("/usr/bin/java"), true, &["-cp".into(), cp.into(), "Main".into()], &[]);
+        let view = of(Path::new("/usr/bin/java"), true, &["-cp".into(), cp.into(), "Main".into()], &[], &[]);
         assert!(granted(&view, &root.join("classes/Main.class")) && granted(&view, &root.join("lib/x.jar")));
-        let view = of(&root.join("venv/bin/python"), false, &[], &[]);
+        let view = of(&root.join("venv/bin/python"), false, &[], &[], &[]);
         assert!(granted(&view, &root.join("venv/lib/site.py")) && granted(&view, &root.join("venv/pyvenv.cfg")));
     }
 

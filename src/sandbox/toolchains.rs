@@ -1,0 +1,63 @@
+//! What a compiler run in the sandbox needs beyond its command: the homes of toolchains
+//! installed per user, which its command does not name (`rustc` is rustup's proxy in
+//! `~/.cargo/bin`, and the compiler it runs lives in `~/.rustup`), the variables that find
+//! them again once `HOME` is the run's scratch folder, and Go's build cache, which `go build`
+//! must write (a cache of the judge's own, so a hostile build can poison no one else's).
+//! Secrets in those homes (cargo's registry tokens) stay hidden.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// A build's additions to its sandbox.
+#[derive(Clone, Debug, Default)]
+pub struct Toolchains {
+    /// Folders to read and execute, whole but for `hidden`.
+    pub readable: Vec<PathBuf>,
+    /// Folders to write besides the build's own output folder.
+    pub writable: Vec<PathBuf>,
+    pub env: Vec<(OsString, OsString)>,
+    pub hidden: Vec<PathBuf>,
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
+/// A variable's folder, else `default` below the user's home, if it exists.
+fn folder(variable: &str, default: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os(variable)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| Some(home()?.join(default)))?;
+    dir.is_dir().then_some(dir)
+}
+
+/// What builds get here.
+pub fn for_builds() -> Toolchains {
+    let mut t = Toolchains::default();
+    for (variable, default) in [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")] {
+        if let Some(dir) = folder(variable, default) {
+            t.env.push((variable.into(), dir.clone().into_os_string()));
+            if variable == "CARGO_HOME" {
+                t.hidden.push(dir.join("credentials.toml"));
+                t.hidden.push(dir.join("credentials"));
+            }
+            t.readable.push(dir);
+        }
+    }
+    for (variable, default) in [("SDKMAN_DIR", ".sdkman"), ("JAVA_HOME", ""), ("GOROOT", "")] {
+        if let Some(dir) = folder(variable, default).filter(|d| Some(d) != home().as_ref()) {
+            t.readable.push(dir);
+        }
+    }
+    if let Ok(cache) = crate::build::cache_dir() {
+        let go = cache.with_file_name("go-build");
+        if std::fs::create_dir_all(&go).is_ok() {
+            t.env.push(("GOCACHE".into(), go.clone().into_os_string()));
+            t.writable.push(go);
+        }
+    }
+    // Go would fetch a newer toolchain named by a go.mod: never from a build.
+    t.env.push(("GOTOOLCHAIN".into(), "local".into()));
+    t
+}
