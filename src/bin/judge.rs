@@ -43,6 +43,10 @@ fn run() -> i32 {
         return 2;
     }
     let cli = Cli::parse();
+    if cli.lists_problems() {
+        print!("{}", sudoku_judge::problems::listing());
+        return 0;
+    }
     let misplaced = sudoku_judge::cli::flags_after_command(&cli.command);
     if !misplaced.is_empty() {
         eprintln!(
@@ -90,14 +94,15 @@ fn run() -> i32 {
     }
     if let Some(why) = sudoku_judge::build::over_limit(&options.solver_source, options.source_limit) {
         eprintln!("judge: CE: {why}");
-        if let Some(p) = cli.problem {
+        if let Some(p) = cli.problem() {
             eprintln!("judge: note: `judge submit {}` writes the solver cut to fit", p.name);
         }
     }
-    let Some(paths) = sudoku_judge::cli::paths_or_default(&cli.paths) else {
+    let given = cli.given_paths();
+    let Some(paths) = sudoku_judge::cli::paths_or_default(&given) else {
         return usage("no path given and no cases/, test/ or tests/ folder here: name the folder to judge".into());
     };
-    if cli.paths.is_empty() && paths[0] != std::path::Path::new("cases") {
+    if given.is_empty() && paths[0] != std::path::Path::new("cases") {
         eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
     }
     let found = match cases::discover_with_warnings(&paths) {

@@ -13,6 +13,12 @@ use clap::Parser;
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
+Commands (each with its own --help):
+  judge [PATH]...  judge a program on folders of cases (this help)
+  judge gen        generate Sudoku puzzles with a given property
+  judge stress     run a solver on generated inputs until one fails, and shrink that input
+  judge submit     write the bundled solver cut to one problem's judge, small enough to paste
+
 Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points, TLE time,
 MLE memory, OLE output, RE runtime error (exit code or signal), CE compile error (the solver's
 source did not build, or is over the judge's source limit), IE internal error (bad case or
@@ -25,19 +31,20 @@ cases); 3 internal error (a report could not be written).
 
 Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle generator),
 @fixture (a misbehaving solver for testing the harness) and @interactor (the interactor of
-cases/interactive).
+cases/interactive).";
 
-More commands: `judge gen --help` (generate puzzles), `judge stress --help` (find, shrink and
-keep an input that breaks a solver).";
-
-/// Replays case folders against a solver under judge limits.
+/// Judges a program on folders of test cases, under a judge's time, memory and source limits.
 #[derive(Debug, Parser)]
-#[command(name = "judge", version, about, after_help = AFTER_HELP)]
+#[command(name = "judge", version, after_help = AFTER_HELP)]
 pub struct Cli {
     /// Case folders or files to judge [default: the first of cases/, test/ (oj download)
     /// and tests/ in the working folder].
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+
+    /// A folder to judge, as oj's `-d DIR` (the same as giving it as a PATH; repeatable).
+    #[arg(short = 'd', long = "directory", value_name = "DIR")]
+    pub directories: Vec<PathBuf>,
 
     /// The solver command, split like a shell would (no shell is run).
     #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
@@ -94,9 +101,9 @@ pub struct Cli {
     /// Judge as that problem's judge does: its suite (cases tagged NAME), its time and memory
     /// limits, its source limit and its checker, unless flags say otherwise. NAME: poj2676,
     /// poj3074, acwing166, luogu1784, samurai, poj3076, acwing169 or spoj-sudoku. Cases tagged
-    /// `hard` need a fast solver (--skip-tag hard).
-    #[arg(long, value_name = "NAME", value_parser = crate::problems::find)]
-    pub problem: Option<crate::problems::Problem>,
+    /// `hard` need a fast solver (--skip-tag hard). Without NAME: lists them.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, value_parser = crate::problems::find)]
+    pub problem: Option<Option<crate::problems::Problem>>,
 
     /// Stop at the first failing case; the rest are SK.
     #[arg(long)]
@@ -251,11 +258,26 @@ pub(crate) fn checked(program: Program) -> Result<Program, String> {
 }
 
 impl Cli {
+    /// The problem `--problem NAME` names (`None` also for `--problem` alone, which lists).
+    pub fn problem(&self) -> Option<crate::problems::Problem> {
+        self.problem.flatten()
+    }
+
+    /// Whether `--problem` was given without a name: list the problems.
+    pub fn lists_problems(&self) -> bool {
+        self.problem == Some(None)
+    }
+
+    /// The paths given, as PATH or `-d DIR`, in that order.
+    pub fn given_paths(&self) -> Vec<PathBuf> {
+        self.paths.iter().chain(&self.directories).cloned().collect()
+    }
+
     /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
     pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
         let source = self.solver_source(&builtin_exe);
         // A problem's judge builds with its own command, where it is known.
-        let judge_build = self.problem.and_then(|p| {
+        let judge_build = self.problem().and_then(|p| {
             let language = crate::build::Language::of(&source.as_ref()?.0)?;
             match language {
                 crate::build::Language::Rust => p.submission.rust_build,
@@ -276,7 +298,7 @@ impl Cli {
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             tags: self.tags.clone(),
-            suite: self.problem.map(|p| p.name.to_string()),
+            suite: self.problem().map(|p| p.name.to_string()),
             skip_tags: self.skip_tags.clone(),
             fail_fast: self.fail_fast,
             reference,
@@ -284,7 +306,7 @@ impl Cli {
             ..Options::new(solver, builtin_exe.clone())
         };
         let options = self.judging.apply(options, &builtin_exe)?;
-        Ok(match self.problem {
+        Ok(match self.problem() {
             // The problem's judge sets what the flags leave open; case.toml cannot loosen it.
             Some(p) => Options {
                 solver_error,

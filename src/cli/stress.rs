@@ -25,7 +25,7 @@ usage, or the generator or the reference failed; 3 a report could not be written
 
 /// Runs a solver on generated inputs until one fails, then shrinks that input.
 #[derive(Debug, Parser)]
-#[command(name = "judge stress", about, after_help = AFTER_HELP)]
+#[command(name = "judge stress", after_help = AFTER_HELP)]
 #[command(mut_arg("checker", |a| a.help(
     "Built-in checker: lines, exact, tokens, sudoku, float (1e-6) or floatN (1e-N) [default: sudoku for @gen, \
      lines otherwise]"
