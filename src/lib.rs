@@ -49,6 +49,7 @@
 //! 0 every case passed; 1 some case failed; 2 usage or configuration error; 3 internal error.
 
 pub mod build;
+pub mod bundled;
 pub mod cases;
 pub mod check;
 pub mod cli;

@@ -62,9 +62,15 @@ fn run() -> i32 {
         Ok(e) => e,
         Err(e) => return usage(format!("cannot find the judge executable for @sudoku: {e}")),
     };
+    // Which program, when none is given: refused below only if some case has none of its own.
+    let (solver_text, picked, no_solver) = match cli.solver_text() {
+        Ok((text, why)) => (text, why, None),
+        Err(e) => (String::new(), None, Some(e)),
+    };
     let terminal = std::io::stderr().is_terminal();
     // Building a solver takes seconds (rustc about 9): say so while it happens.
     let spinner = cli.building(&exe).and_then(|what| live::spinner(&format!("building {what}"), terminal));
+    let exe_for_header = exe.clone();
     let options = cli.options(exe);
     if let Some(spin) = spinner {
         spin.finish_and_clear();
@@ -99,20 +105,46 @@ fn run() -> i32 {
         }
     }
     let given = cli.given_paths();
-    let Some(paths) = sudoku_judge::cli::paths_or_default(&given) else {
-        return usage("no path given and no cases/, test/ or tests/ folder here: name the folder to judge".into());
-    };
-    if given.is_empty() && paths[0] != std::path::Path::new("cases") {
-        eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
+    let local = sudoku_judge::cli::paths_or_default(&given);
+    if local.is_none() && cli.problem().is_none() {
+        return usage(
+            "no path given and no cases/, test/ or tests/ folder here: name the folder to judge, or give \
+             --problem NAME (judge --problem lists them)"
+                .into(),
+        );
     }
-    let found = match cases::discover_with_warnings(&paths) {
-        Ok((c, warnings)) => {
+    let local = match local.map(|paths| cases::discover_with_warnings(&paths).map(|found| (paths, found))) {
+        None => None,
+        Some(Ok((paths, (found, warnings)))) => {
             for w in warnings {
                 eprintln!("judge: warning: {w}");
             }
-            c
+            Some((paths, found))
         }
-        Err(e) => return usage(e.to_string()),
+        Some(Err(e)) => return usage(e.to_string()),
+    };
+    let mut options = options;
+    let (paths, found) = match (cli.problem(), local) {
+        (Some(problem), local) => {
+            let scratch = sudoku_judge::interrupt::temp_root().join("bundled");
+            match sudoku_judge::cli::defaults::suite(&problem, &given, local, &scratch) {
+                Ok(suite) => {
+                    eprintln!("judge: note: {}", suite.note);
+                    if !suite.tagged_only {
+                        options.suite = None;
+                    }
+                    (suite.paths, suite.cases)
+                }
+                Err(e) => return usage(e),
+            }
+        }
+        (None, Some((paths, found))) => {
+            if given.is_empty() && paths[0] != std::path::Path::new("cases") {
+                eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
+            }
+            (paths, found)
+        }
+        (None, None) => return usage("no path given and no cases/, test/ or tests/ folder here".into()),
     };
     if found.is_empty() {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
@@ -147,6 +179,9 @@ fn run() -> i32 {
     if options.jobs > 1 {
         eprintln!("judge: note: {} cases at once; timings are noisier under parallel load", options.jobs);
     }
+    if let Some(e) = no_solver.filter(|_| engine::select(&found, &options).iter().any(|c| c.config.solver.is_none())) {
+        return usage(e);
+    }
     let stdout = std::io::stdout();
     let color = match cli.color.as_str() {
         "always" => true,
@@ -164,6 +199,19 @@ fn run() -> i32 {
     );
     // `--json -`: the JSON is stdout, and the table goes to stderr.
     let sink = if json_to_stdout { Sink::Stderr } else { Sink::Stdout };
+    // The first line of every report names the program judged.
+    let built = cli.building(&exe_for_header).map(|b| format!(", built from {b}")).unwrap_or_default();
+    let how = picked.map(|why| format!(" ({why})")).unwrap_or_default();
+    let header = if solver_text.is_empty() {
+        "solver: each case's own (case.toml)".to_string()
+    } else {
+        format!("solver: {}{how}{built}", sudoku_judge::report::tame(&solver_text))
+    };
+    if json_to_stdout {
+        eprintln!("{header}");
+    } else {
+        println!("{header}");
+    }
     let live = Live::start(layout, style, sink, chosen.len(), terminal);
     let results = engine::run_all(&found, &options, &|event| live.event(event));
     let rows = live.finish();

@@ -1,5 +1,6 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
+pub mod defaults;
 pub mod gen;
 pub mod live;
 pub mod stress;
@@ -46,9 +47,11 @@ pub struct Cli {
     #[arg(short = 'd', long = "directory", value_name = "DIR")]
     pub directories: Vec<PathBuf>,
 
-    /// The solver command, split like a shell would (no shell is run).
-    #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
-    pub solver: String,
+    /// The solver command, split like a shell would (no shell is run) [default: in this
+    /// repository @sudoku, the bundled solver; elsewhere ./a.out, else the one main.* or other
+    /// source file in the working folder].
+    #[arg(short, long, value_name = "CMD")]
+    pub solver: Option<String>,
 
     /// A trusted solution: its output on each case replaces the expected output, and its
     /// CPU time is shown beside the solver's.
@@ -273,8 +276,25 @@ impl Cli {
         self.paths.iter().chain(&self.directories).cloned().collect()
     }
 
+    /// The solver's command as text (`--solver`, or the words after `--`, which win, or the
+    /// default picked in the working folder), and why it was picked when it was.
+    pub fn solver_text(&self) -> Result<(String, Option<&'static str>), String> {
+        if !self.command.is_empty() {
+            return Ok((shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default(), None));
+        }
+        if let Some(s) = &self.solver {
+            return Ok((s.clone(), None));
+        }
+        let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
+        let picked = defaults::solver(&here)?;
+        Ok((picked.command, Some(picked.why)))
+    }
+
     /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
     pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
+        // Without a solver to pick, a stand-in: a run whose cases all name their own in
+        // case.toml needs none, and `judge` refuses the others before anything runs.
+        let text = self.solver_text().map_or_else(|_| "@sudoku".to_string(), |(t, _)| t);
         let source = self.solver_source(&builtin_exe);
         // A problem's judge builds with its own command, where it is known.
         let judge_build = self.problem().and_then(|p| {
@@ -286,7 +306,7 @@ impl Cli {
             }
         });
         let compiler = self.judging.compiler_cmd.as_deref().or(judge_build);
-        let (solver, solver_error) = build_solver(&self.solver, &self.command, &builtin_exe, compiler)?;
+        let (solver, solver_error) = build_solver(&text, &self.command, &builtin_exe, compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
         let interactor = self
             .interactor
@@ -338,7 +358,7 @@ impl Cli {
 
     fn solver_source(&self, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
         let program = if self.command.is_empty() {
-            engine::parse_command(&self.solver, builtin_exe)
+            engine::parse_command(&self.solver_text().ok()?.0, builtin_exe)
         } else {
             engine::from_words(&self.command, builtin_exe)
         };
