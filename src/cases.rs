@@ -54,6 +54,9 @@ pub struct CaseFile {
     pub points: Option<f64>,
     /// How to build a `solver` given as a source file: `{src}` and `{out}` are replaced.
     pub compiler_cmd: Option<String>,
+    /// `[language.EXT]` tables: how to build (`build`) and run (`run`) sources of another
+    /// language, or which preset to use (`lang`).
+    pub language: Option<toml::Table>,
 }
 
 /// `case.toml`, read and checked.
@@ -79,6 +82,8 @@ pub struct CaseConfig {
     pub checker_dir: Option<PathBuf>,
     /// The folder a relative `interactor` path is taken from.
     pub interactor_dir: Option<PathBuf>,
+    /// What `[language.EXT]` tables say, by extension (outer files first).
+    pub languages: Vec<(String, crate::languages::Custom)>,
 }
 
 impl CaseConfig {
@@ -94,6 +99,8 @@ impl CaseConfig {
         } else {
             (outer.checker_cmd, outer.checker_dir)
         };
+        let mut languages = outer.languages;
+        languages.extend(self.languages);
         let (interactor, interactor_dir) = if self.interactor.is_some() {
             (self.interactor, self.interactor_dir)
         } else {
@@ -116,6 +123,7 @@ impl CaseConfig {
             checker_dir,
             interactor,
             interactor_dir,
+            languages,
         }
     }
 
@@ -129,6 +137,9 @@ impl CaseConfig {
             compiler_cmd: file.compiler_cmd,
             ..CaseConfig::default()
         };
+        if let Some(tables) = &file.language {
+            config.languages = crate::languages::parse_tables(tables)?;
+        }
         if let Some(p) = file.points {
             if !(p.is_finite() && p >= 0.0) {
                 return Err(field("points", format!("{p} is not a number of points: use 0 or more")));

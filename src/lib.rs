@@ -62,6 +62,7 @@ pub mod fixture;
 pub mod gen;
 pub mod interact;
 pub mod interrupt;
+pub mod languages;
 pub mod launcher;
 pub mod layouts;
 pub mod limits;

@@ -944,3 +944,6 @@ mod live_cli;
 
 #[path = "support/anywhere_cli.rs"]
 mod anywhere_cli;
+
+#[path = "support/languages_cli.rs"]
+mod languages_cli;

@@ -67,6 +67,56 @@ fn run() -> i32 {
         Ok((text, why)) => (text, why, None),
         Err(e) => (String::new(), None, Some(e)),
     };
+    let given = cli.given_paths();
+    let local = sudoku_judge::cli::paths_or_default(&given);
+    if local.is_none() && cli.problem().is_none() {
+        return usage(
+            "no path given and no cases/, test/ or tests/ folder here: name the folder to judge, or give \
+             --problem NAME (judge --problem lists them)"
+                .into(),
+        );
+    }
+    let local = match local.map(|paths| cases::discover_with_warnings(&paths).map(|found| (paths, found))) {
+        None => None,
+        Some(Ok((paths, (found, warnings)))) => {
+            for w in warnings {
+                eprintln!("judge: warning: {w}");
+            }
+            Some((paths, found))
+        }
+        Some(Err(e)) => return usage(e.to_string()),
+    };
+    let mut tagged_only = true;
+    let (paths, found) = match (cli.problem(), local) {
+        (Some(problem), local) => {
+            let scratch = sudoku_judge::interrupt::temp_root().join("bundled");
+            match sudoku_judge::cli::defaults::suite(&problem, &given, local, &scratch) {
+                Ok(suite) => {
+                    eprintln!("judge: note: {}", suite.note);
+                    tagged_only = suite.tagged_only;
+                    (suite.paths, suite.cases)
+                }
+                Err(e) => return usage(e),
+            }
+        }
+        (None, Some((paths, found))) => {
+            if given.is_empty() && paths[0] != std::path::Path::new("cases") {
+                eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
+            }
+            (paths, found)
+        }
+        (None, None) => return usage("no path given and no cases/, test/ or tests/ folder here".into()),
+    };
+    // `[language.EXT]` tables in case.toml say how to build and run other languages: they
+    // must be known before the solver is built, and a bad one stops the run.
+    if let Some(bad) = found.iter().find_map(|c| c.problem.as_ref().filter(|p| p.contains("[language."))) {
+        return usage(bad.clone());
+    }
+    for case in &found {
+        for (ext, custom) in &case.config.languages {
+            sudoku_judge::languages::set_custom(ext, custom.clone());
+        }
+    }
     let terminal = std::io::stderr().is_terminal();
     // Building a solver takes seconds (rustc about 9): say so while it happens.
     let spinner = cli.building(&exe).and_then(|what| live::spinner(&format!("building {what}"), terminal));
@@ -75,10 +125,13 @@ fn run() -> i32 {
     if let Some(spin) = spinner {
         spin.finish_and_clear();
     }
-    let options = match options {
+    let mut options = match options {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    if !tagged_only {
+        options.suite = None;
+    }
     let protections = sudoku_judge::sandbox::protections(cli.judging.sandbox);
     if !protections.missing.is_empty() {
         if cli.judging.sandbox == sudoku_judge::sandbox::Level::Strict {
@@ -104,48 +157,6 @@ fn run() -> i32 {
             eprintln!("judge: note: `judge submit {}` writes the solver cut to fit", p.name);
         }
     }
-    let given = cli.given_paths();
-    let local = sudoku_judge::cli::paths_or_default(&given);
-    if local.is_none() && cli.problem().is_none() {
-        return usage(
-            "no path given and no cases/, test/ or tests/ folder here: name the folder to judge, or give \
-             --problem NAME (judge --problem lists them)"
-                .into(),
-        );
-    }
-    let local = match local.map(|paths| cases::discover_with_warnings(&paths).map(|found| (paths, found))) {
-        None => None,
-        Some(Ok((paths, (found, warnings)))) => {
-            for w in warnings {
-                eprintln!("judge: warning: {w}");
-            }
-            Some((paths, found))
-        }
-        Some(Err(e)) => return usage(e.to_string()),
-    };
-    let mut options = options;
-    let (paths, found) = match (cli.problem(), local) {
-        (Some(problem), local) => {
-            let scratch = sudoku_judge::interrupt::temp_root().join("bundled");
-            match sudoku_judge::cli::defaults::suite(&problem, &given, local, &scratch) {
-                Ok(suite) => {
-                    eprintln!("judge: note: {}", suite.note);
-                    if !suite.tagged_only {
-                        options.suite = None;
-                    }
-                    (suite.paths, suite.cases)
-                }
-                Err(e) => return usage(e),
-            }
-        }
-        (None, Some((paths, found))) => {
-            if given.is_empty() && paths[0] != std::path::Path::new("cases") {
-                eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
-            }
-            (paths, found)
-        }
-        (None, None) => return usage("no path given and no cases/, test/ or tests/ folder here".into()),
-    };
     if found.is_empty() {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return usage(format!(

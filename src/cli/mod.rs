@@ -157,11 +157,22 @@ pub struct JudgingArgs {
     #[arg(long, value_name = "CMD", conflicts_with = "checker")]
     pub checker_cmd: Option<String>,
 
-    /// How to build a solver, reference or checker given as a source file (.c, .cpp, .cc, .rs,
-    /// .py), with {src} and {out} for the source and the program built, e.g.
-    /// "g++-9 -O2 -std=c++14 -o {out} {src}" [default: by language, see README].
-    #[arg(long, value_name = "CMD", alias = "compile-cmd", value_parser = build_command)]
+    /// How to build a solver, reference or checker given as a source file, with {src} and
+    /// {out} for the source and the program built, e.g. "g++-9 -O2 -std=c++14 -o {out} {src}"
+    /// [default: by language, see README: .c .cpp .rs .py .java .kt .go .js].
+    #[arg(long, value_name = "CMD", alias = "compile-cmd", value_parser = crate::languages::check_build)]
     pub compiler_cmd: Option<String>,
+
+    /// How to run the solver given as a source file, with {out} the program --compiler-cmd
+    /// built, {src} the source and {memory_mib} the memory limit, e.g. "ruby {src}" (any
+    /// language: no build needed) [default: by language, see README].
+    #[arg(long, value_name = "CMD", value_parser = crate::languages::check_run)]
+    pub run_cmd: Option<String>,
+
+    /// Build and run the solver's source as this language does: c, cpp, rust, python, pypy,
+    /// java, kotlin, go or javascript [default: by its extension; .py is python].
+    #[arg(long, value_name = "NAME", value_parser = crate::languages::Language::parse)]
+    pub lang: Option<crate::languages::Language>,
 
     /// How runs are isolated: auto (every protection this kernel offers: files, network,
     /// signals, a scratch folder; the default), strict (all of them, or no run), or off (as
@@ -176,6 +187,28 @@ pub struct JudgingArgs {
 }
 
 impl JudgingArgs {
+    /// Records `--lang` and `--run-cmd` for the extension of the solver's source (given as
+    /// text or as words after `--`); an error when the solver is not a source file.
+    pub fn register_language(&self, solver_text: &str, words: &[String]) -> Result<(), String> {
+        if self.run_cmd.is_none() && self.lang.is_none() {
+            return Ok(());
+        }
+        let first = match words.first() {
+            Some(w) => Some(w.clone()),
+            None => shlex::split(solver_text).and_then(|w| w.into_iter().next()),
+        };
+        let ext = first.as_deref().map(std::path::Path::new).and_then(|p| p.extension()).and_then(|e| e.to_str());
+        let Some(ext) = ext else {
+            return Err(format!(
+                "--run-cmd and --lang say how to run a solver given as a source file (main.rb, main.py); '{}' is not one",
+                first.unwrap_or_default()
+            ));
+        };
+        let custom = crate::languages::Custom { preset: self.lang, build: None, run: self.run_cmd.clone() };
+        crate::languages::set_custom(ext, custom);
+        Ok(())
+    }
+
     /// The checker asked for, if any.
     pub fn checker(&self, builtin_exe: &std::path::Path) -> Result<Option<Checker>, String> {
         Ok(match (&self.checker, &self.checker_cmd) {
@@ -214,9 +247,17 @@ pub(crate) fn resolve(
 ) -> Result<Program, String> {
     let program = engine::parse_command(text, builtin_exe).map_err(|e| format!("{flag}: {e}"))?;
     crate::exec::use_launcher(builtin_exe);
-    let program = crate::build::prepare(program, compiler).map_err(|e| format!("{flag}: CE: {e}"))?;
+    let program = crate::build::prepare(program, compiler).map_err(|e| match e.missing_tool {
+        true => format!("{flag}: {e}"),
+        false => format!("{flag}: CE: {e}"),
+    })?;
+    // A JVM checker or reference gets a heap of its own (a solver's follows each case's limit).
+    let program = crate::build::for_memory(&program, TOOL_HEAP_KIB);
     checked(program).map_err(|e| format!("{flag}: {e}"))
 }
+
+/// The heap of a JVM reference, checker or interactor.
+const TOOL_HEAP_KIB: u64 = 256 << 10;
 
 /// The solver, from `--solver TEXT` or the words after `--` (which win), ready to run; or,
 /// beside it, why its source did not build (its cases are then CE).
@@ -235,6 +276,8 @@ pub(crate) fn build_solver(
     crate::exec::use_launcher(builtin_exe);
     match crate::build::prepare(program.clone(), compiler) {
         Ok(built) => Ok((checked(built)?, None)),
+        // Not the source's fault: the user must install something first.
+        Err(e) if e.missing_tool => Err(e.to_string()),
         Err(e) => Ok((program, Some(e.to_string()))),
     }
 }
@@ -295,6 +338,7 @@ impl Cli {
         // Without a solver to pick, a stand-in: a run whose cases all name their own in
         // case.toml needs none, and `judge` refuses the others before anything runs.
         let text = self.solver_text().map_or_else(|_| "@sudoku".to_string(), |(t, _)| t);
+        self.judging.register_language(&text, &self.command)?;
         let source = self.solver_source(&builtin_exe);
         // A problem's judge builds with its own command, where it is known.
         let judge_build = self.problem().and_then(|p| {
@@ -346,11 +390,17 @@ impl Cli {
     /// when the solver is not a source file.
     pub fn building(&self, builtin_exe: &std::path::Path) -> Option<String> {
         let (source, _) = self.solver_source(builtin_exe)?;
-        let command = match &self.judging.compiler_cmd {
-            Some(c) => c.clone(),
-            None => crate::build::Language::of(&source)?.default_command().to_string(),
+        let chain = crate::languages::toolchain(&source, self.judging.compiler_cmd.as_deref())?;
+        let command = chain.build.unwrap_or(chain.run);
+        let words = shlex::split(&command).unwrap_or_default();
+        // `sh -c 'javac ...'`: the tool is the first word of the script.
+        let compiler = match words.as_slice() {
+            [sh, c, script, ..] if sh == "sh" && c == "-c" => {
+                script.split_whitespace().next().unwrap_or("sh").to_string()
+            }
+            [first, ..] => first.clone(),
+            [] => "the compiler".to_string(),
         };
-        let compiler = command.split_whitespace().next().unwrap_or("the compiler").to_string();
         let name =
             source.file_name().map_or_else(|| source.display().to_string(), |n| n.to_string_lossy().into_owned());
         Some(format!("{} with {}", crate::report::tame(&name).replace('\n', "\\n"), crate::report::tame(&compiler)))
@@ -402,17 +452,6 @@ pub fn flags_after_command(command: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A build command must say where the source and the program go: without `{out}` the judge
-/// would never find what it built.
-fn build_command(text: &str) -> Result<String, String> {
-    match (text.contains("{src}"), text.contains("{out}")) {
-        (true, true) => Ok(text.to_string()),
-        _ => Err(format!(
-            "the build command must name {{src}} and {{out}}, like \"g++ -O2 -o {{out}} {{src}}\"; found \"{text}\""
-        )),
-    }
-}
-
 /// The folders looked in, in order, when no path is given: ours, `oj download`'s, and the
 /// usual other name.
 pub const DEFAULT_FOLDERS: [&str; 3] = ["cases", "test", "tests"];
@@ -451,8 +490,10 @@ pub(crate) fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), Stri
             .is_ok_and(|n| head[..n].starts_with(b"#!") || head[..n] == *b"\x7fELF");
         return Err(match path.extension().and_then(|e| e.to_str()).filter(|_| !program_like) {
             Some(ext) => format!(
-                "solver '{shown}' is not a program: .{ext} is not a language the judge builds (.c, .cpp, .rs, .py); \
-                 give the command that runs it, like --solver 'java Main'"
+                "solver '{shown}' is not a program: .{ext} is not a language the judge knows (.c, .cpp, .rs, .py, \
+                 .java, .kt, .go, .js): say how to run it, like --run-cmd 'ruby {{src}}' (with --compiler-cmd \
+                 '... {{src}} ... {{out}}' and --run-cmd '{{out}}' when it is compiled), or in a [language.{ext}] \
+                 table in case.toml"
             ),
             None => format!("solver '{shown}' is not executable: chmod +x {shown}"),
         });

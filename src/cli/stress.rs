@@ -87,6 +87,7 @@ pub struct StressCli {
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
         let compiler = self.judging.compiler_cmd.as_deref();
+        self.judging.register_language(&self.solver, &self.command)?;
         let (solver, solver_error) = build_solver(&self.solver, &self.command, &exe, compiler)?;
         let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;

@@ -61,13 +61,13 @@ fn ojs_directory_flag_names_a_folder_to_judge() {
 
 #[test]
 fn a_solver_that_is_not_a_program_is_a_usage_error_naming_the_cause() {
-    let dir = folder(&[("Main.java", "class Main {}\n"), ("a.out", "#!/bin/sh\necho 1\n")]);
+    let dir = folder(&[("main.pas", "begin end.\n"), ("a.out", "#!/bin/sh\necho 1\n"), ("cases/a/input.txt", "1\n")]);
     judge()
         .current_dir(dir.path())
-        .args(["/nonexistent-cases", "--solver", "./Main.java"])
+        .args(["--solver", "./main.pas"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("not a program").and(predicate::str::contains("java Main")));
+        .stderr(predicate::str::contains("not a program").and(predicate::str::contains("--run-cmd")));
     judge()
         .current_dir(dir.path())
         .args(["--solver", "./a.out"])
