@@ -28,9 +28,10 @@ Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
 
 Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
-cases); 3 internal error (a report could not be written).
+cases, a language's compiler or runtime not installed, a bad [language.EXT] table); 3 internal
+error (a report could not be written).
 
-Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle generator),
+Built-in programs: @sudoku (the bundled solver, the default in this repository), @gen (the puzzle generator),
 @fixture (a misbehaving solver for testing the harness) and @interactor (the interactor of
 cases/interactive).";
 
@@ -104,7 +105,8 @@ pub struct Cli {
     /// Judge as that problem's judge does: its suite (cases tagged NAME), its time and memory
     /// limits, its source limit and its checker, unless flags say otherwise. NAME: poj2676,
     /// poj3074, acwing166, luogu1784, samurai, poj3076, acwing169 or spoj-sudoku. Cases tagged
-    /// `hard` need a fast solver (--skip-tag hard). Without NAME: lists them.
+    /// `hard` need a fast solver (--skip-tag hard). The suite is the working folder's, else the
+    /// copy built into judge. Without NAME: lists them.
     #[arg(long, value_name = "NAME", num_args = 0..=1, value_parser = crate::problems::find)]
     pub problem: Option<Option<crate::problems::Problem>>,
 

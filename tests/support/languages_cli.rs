@@ -232,3 +232,26 @@ fn a_venv_python_imports_a_module_beside_the_solution() {
     let got = verdicts(dir.path(), cache.path(), &["--filter", "ac", "--sandbox", "off", "--", python, "sol.py"]);
     assert_eq!(got, [("ac".to_string(), "AC".to_string())]);
 }
+
+/// A Java program compiled by the user and run as `java -cp DIR Main`, the classic judge
+/// command line.
+#[test]
+fn a_java_class_folder_runs_with_java_cp() {
+    if !on_path("javac") {
+        eprintln!("skipped: javac is not installed (apt-get install default-jdk-headless)");
+        return;
+    }
+    let dir = four_cases();
+    std::fs::write(dir.path().join("Main.java"), JAVA).unwrap();
+    let classes = dir.path().join("classes");
+    let built = std::process::Command::new("javac").arg("-d").arg(&classes).arg(dir.path().join("Main.java")).status();
+    assert!(built.unwrap().success());
+    let cache = tempfile::tempdir().unwrap();
+    // --sandbox off until the sandbox's file view lets a run read the class folder it names.
+    let got = verdicts(
+        dir.path(),
+        cache.path(),
+        &["--filter", "ac", "--sandbox", "off", "--", "java", "-Xmx64m", "-cp", "classes", "Main"],
+    );
+    assert_eq!(got, [("ac".to_string(), "AC".to_string())]);
+}
