@@ -13,10 +13,13 @@ pub struct Picked {
     pub why: &'static str,
 }
 
-/// Whether `dir` is this repository (where `@sudoku` is what one judges).
+/// Whether `dir` is in this repository (where `@sudoku` is what one judges): it or a folder
+/// above it holds this package's Cargo.toml.
 pub fn is_this_project(dir: &Path) -> bool {
-    std::fs::read_to_string(dir.join("Cargo.toml"))
-        .is_ok_and(|t| t.lines().any(|l| l.trim() == "name = \"sudoku-judge\""))
+    dir.ancestors().any(|d| {
+        std::fs::read_to_string(d.join("Cargo.toml"))
+            .is_ok_and(|t| t.lines().any(|l| l.trim() == "name = \"sudoku-judge\""))
+    })
 }
 
 /// The program to judge in `dir` when none is given: `@sudoku` in this repository; else
@@ -139,5 +142,8 @@ mod tests {
     fn this_repository_judges_its_own_solver() {
         let home = solver(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
         assert_eq!(home.command, "@sudoku");
+        // Below its root too: cases/ holds Python scripts, none of them a solver.
+        let below = solver(&Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")).unwrap();
+        assert_eq!(below.command, "@sudoku");
     }
 }
