@@ -213,8 +213,12 @@ fn run() -> i32 {
     // The first line of every report names the program judged.
     let built = cli.building(&exe_for_header).map(|b| format!(", built from {b}")).unwrap_or_default();
     let how = picked.map(|why| format!(" ({why})")).unwrap_or_default();
-    let header = if solver_text.is_empty() {
-        "solver: each case's own (case.toml)".to_string()
+    let own = chosen.iter().filter(|c| c.config.solver.is_some()).count();
+    let header = if solver_text.is_empty() || own == chosen.len() {
+        "solver: each case's own (its case.toml's solver)".to_string()
+    } else if own > 0 {
+        let solver = sudoku_judge::report::tame(&solver_text);
+        format!("solver: {solver}{how}{built}; {own} of {} cases name their own in case.toml", chosen.len())
     } else {
         format!("solver: {}{how}{built}", sudoku_judge::report::tame(&solver_text))
     };
