@@ -60,13 +60,8 @@ fn each_us(all: &[Puzzle], runs: usize, solve: &mut dyn FnMut(&Puzzle)) -> Vec<f
 
 /// Whole process: median CPU µs a puzzle, the output checked by the sudoku checker.
 fn whole_process(program: &Program, file: &Path, n: usize, runs: usize) -> f64 {
-    let limits = Limits {
-        time: Duration::from_secs(600),
-        memory_kib: 1 << 30,
-        output_bytes: 1 << 30,
-        wall_factor: 1,
-        wall: None,
-    };
+    let limits =
+        Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30, ..Limits::default() };
     let input = std::fs::read(file).expect("the set was written");
     median(
         (0..runs)

@@ -46,13 +46,8 @@ fn puzzles(input: &[u8]) -> Vec<Puzzle> {
 /// Whole process: (median CPU ms, peak RSS KiB, whether the RSS figure is exact).
 fn whole_process(sudoku: &Path, file: &Path, runs: usize) -> (f64, u64, bool) {
     let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
-    let limits = Limits {
-        time: Duration::from_secs(600),
-        memory_kib: 1 << 30,
-        output_bytes: 1 << 30,
-        wall_factor: 1,
-        wall: None,
-    };
+    let limits =
+        Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30, ..Limits::default() };
     let mut cpu = Vec::new();
     // Each run's figure is the true peak or an upper bound on it (see exec): the smallest is
     // the tightest, and exact if any run's was.
@@ -90,13 +85,8 @@ fn peak_memory(sudoku: &Path, file: &Path) -> (u64, bool) {
         args: vec!["-c".into(), "exec \"$0\" > /dev/null".into(), sudoku.into()],
         env: Vec::new(),
     };
-    let limits = Limits {
-        time: Duration::from_secs(600),
-        memory_kib: 1 << 30,
-        output_bytes: 1 << 20,
-        wall_factor: 1,
-        wall: None,
-    };
+    let limits =
+        Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 20, ..Limits::default() };
     let facts = exec::run(&program, file, &limits);
     assert_eq!(facts.exit_code, Some(0), "sudoku failed on {}", file.display());
     (facts.peak_rss_kib, facts.peak_rss_exact)
@@ -155,13 +145,8 @@ const PEER_ROWS: [(&str, &str, usize); 7] = [
 fn peer_row(contenders: &[Contender], file: &Path, limit: usize, runs: usize) -> Vec<f64> {
     let input = std::fs::read(file).expect("readable set");
     let puzzles = input.split(|&b| b == b'\n').filter(|l| l.len() >= 81 && l[0] != b'#').count();
-    let limits = Limits {
-        time: Duration::from_secs(600),
-        memory_kib: 1 << 30,
-        output_bytes: 1 << 30,
-        wall_factor: 1,
-        wall: None,
-    };
+    let limits =
+        Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30, ..Limits::default() };
     let mut times = vec![Vec::new(); contenders.len()];
     let mut counts: Option<Vec<u8>> = None;
     for _ in 0..runs {
@@ -201,13 +186,8 @@ fn startup_row(alone: &Path, input: &Path, runs: usize) {
         println!("start-up is not measured: /bin/true is missing\n");
         return;
     }
-    let limits = Limits {
-        time: Duration::from_secs(60),
-        memory_kib: 1 << 30,
-        output_bytes: 1 << 20,
-        wall_factor: 1,
-        wall: None,
-    };
+    let limits =
+        Limits { time: Duration::from_secs(60), memory_kib: 1 << 30, output_bytes: 1 << 20, ..Limits::default() };
     let cpu_us = |program: &Path| {
         let facts = exec::run(&Program { program: program.into(), args: Vec::new(), env: Vec::new() }, input, &limits);
         assert_eq!(facts.exit_code, Some(0), "{} failed on {}", program.display(), input.display());

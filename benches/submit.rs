@@ -61,13 +61,8 @@ fn public_set(root: &Path, problem: &Problem, dir: &Path) -> Option<PathBuf> {
 /// CPU ms of one whole-process run of `program` on `input`, and its output.
 fn run(program: &Path, input: &Path) -> (f64, Vec<u8>) {
     let program = Program { program: program.into(), args: Vec::new(), env: Vec::new() };
-    let limits = Limits {
-        time: Duration::from_secs(600),
-        memory_kib: 1 << 30,
-        output_bytes: 1 << 30,
-        wall_factor: 1,
-        wall: None,
-    };
+    let limits =
+        Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 30, ..Limits::default() };
     let facts = exec::run(&program, input, &limits);
     assert_eq!(facts.exit_code, Some(0), "{} failed on {}", program.program.to_string_lossy(), input.display());
     let mut out = Vec::new();

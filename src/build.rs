@@ -121,6 +121,11 @@ fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
     let bytes = std::fs::read(source).map_err(|e| format!("cannot read the source: {e}"))?;
     let dir = cache_dir().map_err(|e| format!("cannot make the build cache: {e}"))?;
     let out = dir.join(format!("{}-{}", key(&bytes, template), stem(source)));
+    // One build at a time in this judge: two jobs building the same source at once each
+    // renamed their program into place, and the first one's run, whose sandbox named the
+    // file it had replaced, could not start it (IE "Permission denied", 1 run of 3 at -j 2).
+    static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _building = BUILDING.lock().unwrap_or_else(|p| p.into_inner());
     if out.exists() && !intact(&out) {
         // Changed since it was built (by a run outside the sandbox, say): never run it.
         eprintln!(
@@ -159,8 +164,7 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
     let mut args = rest.to_vec();
     args.extend(crate::deps::ask(first, rest, &depfile));
     let compiler = Program { program: first.clone(), args, env: Vec::new() };
-    let limits =
-        Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, wall_factor: 1, wall: None };
+    let limits = Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, ..Limits::default() };
     let facts = exec::run_trusted(&compiler, Path::new("/dev/null"), &limits);
     let said = |head: String| {
         let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();

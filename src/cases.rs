@@ -35,6 +35,8 @@ pub struct CaseFile {
     pub wall_limit: Option<String>,
     pub memory_limit: Option<String>,
     pub output_limit: Option<String>,
+    /// Tasks (processes and threads) a run may have at once, like 64.
+    pub process_limit: Option<u64>,
     /// The largest solver source the judge accepts, like "50000B" or "64KiB".
     pub source_limit: Option<String>,
     /// `lines`, `exact`, `tokens` or `sudoku`.
@@ -57,6 +59,8 @@ pub struct CaseFile {
     /// `[language.EXT]` tables: how to build (`build`) and run (`run`) sources of another
     /// language, or which preset to use (`lang`).
     pub language: Option<toml::Table>,
+    /// How a multi-test file is cut into tests: "auto", "off" or a table (see `subcases`).
+    pub subcases: Option<toml::Value>,
 }
 
 /// `case.toml`, read and checked.
@@ -66,6 +70,7 @@ pub struct CaseConfig {
     pub wall: Option<std::time::Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
+    pub processes: Option<u64>,
     /// A solver given as a source larger than this is CE, as on a judge with that limit.
     pub source_bytes: Option<u64>,
     pub checker: Option<CheckerKind>,
@@ -84,6 +89,7 @@ pub struct CaseConfig {
     pub interactor_dir: Option<PathBuf>,
     /// What `[language.EXT]` tables say, by extension (outer files first).
     pub languages: Vec<(String, crate::languages::Custom)>,
+    pub subcases: Option<crate::subcases::Split>,
 }
 
 impl CaseConfig {
@@ -111,6 +117,7 @@ impl CaseConfig {
             wall: self.wall.or(outer.wall),
             memory_kib: self.memory_kib.or(outer.memory_kib),
             output_bytes: self.output_bytes.or(outer.output_bytes),
+            processes: self.processes.or(outer.processes),
             source_bytes: self.source_bytes.or(outer.source_bytes),
             checker: self.checker.or(outer.checker),
             checker_cmd,
@@ -124,6 +131,7 @@ impl CaseConfig {
             interactor,
             interactor_dir,
             languages,
+            subcases: self.subcases.or(outer.subcases),
         }
     }
 
@@ -162,11 +170,18 @@ impl CaseConfig {
         if let Some(o) = file.output_limit {
             config.output_bytes = Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);
         }
+        if let Some(n) = file.process_limit {
+            config.processes =
+                Some(crate::limits::parse_processes(&n.to_string()).map_err(|e| field("process_limit", e))?);
+        }
         if let Some(c) = file.checker {
             config.checker = Some(CheckerKind::parse(&c).map_err(|e| field("checker", e))?);
         }
         config.checker_cmd = file.checker_cmd;
         config.interactor = file.interactor;
+        if let Some(v) = file.subcases {
+            config.subcases = Some(crate::subcases::Split::parse(&v).map_err(|e| field("subcases", e))?);
+        }
         if let Some(v) = file.expect {
             config.expect = Some(Verdict::parse(&v).map_err(|e| field("expect", e))?);
         }
@@ -179,6 +194,7 @@ impl CaseConfig {
             time: self.time_limit.unwrap_or(base.time),
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            processes: self.processes.unwrap_or(base.processes),
             wall_factor: base.wall_factor,
             wall: self.wall.or(base.wall),
         }

@@ -91,7 +91,7 @@ pub type Opener<'a> = &'a dyn Fn() -> io::Result<Box<dyn Source + 'a>>;
 /// Judges the output in `output` for a case whose input is at `input` and expected output
 /// (if any) at `expected`. Outputs and expected files are read as streams, never whole.
 pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
-    let open_answer = |path: &Path| std::fs::File::open(path).map(|f| BufReader::with_capacity(1 << 16, f));
+    let open_answer = |path: &Path| crate::regular::open(path).map(|f| BufReader::with_capacity(1 << 16, f));
     if let Some(path) = expected {
         if let Err(e) = open_answer(path) {
             return CheckOutcome::Failed(format!("cannot read the expected output: {e}"));
@@ -110,7 +110,7 @@ pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &
                     ));
                 }
             }
-            let input = match std::fs::read(input) {
+            let input = match crate::regular::read(input) {
                 Ok(i) => i,
                 Err(e) => return CheckOutcome::Failed(format!("cannot read the input: {e}")),
             };
@@ -261,7 +261,7 @@ fn describe(m: Option<Mismatch>) -> String {
 /// The first line (1-based) where the output and the expected file differ as lines, or as
 /// bytes when their lines agree: where a diff for the report should start.
 pub fn first_different_line(output: &Spool, expected: &Path) -> Option<u64> {
-    let answer = || std::fs::File::open(expected).map(BufReader::new);
+    let answer = || crate::regular::open(expected).map(BufReader::new);
     let lines =
         first_mismatch(&mut NormalLines::new(output.reader().ok()?), &mut NormalLines::new(answer().ok()?), false);
     match lines.ok()? {
@@ -297,7 +297,7 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         ("ACTUAL_OUTPUT".into(), out_path.into()),
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
-    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, wall_factor: 1, wall: None };
+    let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, ..Limits::default() };
     let facts = exec::run_sending_stdout(&full, input, &limits, exec::Stdout::Discard);
     testlib_outcome(&facts, "checker")
 }

@@ -25,6 +25,8 @@ pub struct Options {
     pub wall_limit: Option<Duration>,
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
+    /// `--process-limit`: tasks a run may have at once.
+    pub processes: Option<u64>,
     /// A checker from the command line beats the one in `case.toml`.
     pub checker: Option<Checker>,
     /// An interactor from the command line (`--interactor`): it beats `case.toml`'s, and makes
@@ -63,6 +65,7 @@ impl Options {
             time: self.time_limit.unwrap_or(base.time),
             memory_kib: self.memory_kib.unwrap_or(base.memory_kib),
             output_bytes: self.output_bytes.unwrap_or(base.output_bytes),
+            processes: self.processes.unwrap_or(base.processes),
             wall: self.wall_limit.or(base.wall),
             ..base
         }
@@ -78,6 +81,7 @@ impl Options {
             wall_limit: None,
             memory_kib: None,
             output_bytes: None,
+            processes: None,
             checker: None,
             interactor: None,
             jobs: 1,
@@ -142,6 +146,9 @@ pub struct CaseResult {
     /// interactive case, for the report (and `--json`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript: Option<crate::interact::Transcript>,
+    /// Which tests inside a failed multi-test file failed (see [`crate::subcases`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subcases: Option<crate::subcases::Subcases>,
 }
 
 /// The head of a case's input as a report shows it: at most [`HEAD_LINES`] lines of at most
@@ -159,7 +166,7 @@ pub const HEAD_LINE_BYTES: usize = 160;
 pub fn input_head(input: &Path) -> Option<InputHead> {
     use std::io::Read;
     let mut buf = Vec::new();
-    let file = std::fs::File::open(input).ok()?;
+    let file = crate::regular::open(input).ok()?;
     file.take((HEAD_LINES * (HEAD_LINE_BYTES + 1024)) as u64).read_to_end(&mut buf).ok()?;
     let mut lines: Vec<Vec<u8>> = buf.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
     if lines.last().is_some_and(Vec::is_empty) {
@@ -174,6 +181,23 @@ pub fn input_head(input: &Path) -> Option<InputHead> {
         }
     }
     Some(InputHead { lines, more })
+}
+
+/// The head of a test's input already in memory, cut as [`input_head`] cuts a file's.
+fn head_of(bytes: &[u8]) -> InputHead {
+    let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    if lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    let more = lines.len() > HEAD_LINES;
+    lines.truncate(HEAD_LINES);
+    for line in &mut lines {
+        if line.len() > HEAD_LINE_BYTES {
+            line.truncate(HEAD_LINE_BYTES);
+            line.extend_from_slice("…".as_bytes());
+        }
+    }
+    InputHead { lines, more }
 }
 
 /// The reference solution's run on a case: it must end cleanly (`OK`) for its output to be
@@ -207,7 +231,7 @@ fn diff_window(output: &Spool, expected: &Path) -> Option<DiffWindow> {
     let from_line = first.saturating_sub(DIFF_CONTEXT).max(1);
     let window = |r: std::io::BufReader<std::fs::File>| spool::window(r, from_line, DIFF_LINES, DIFF_LINE_BYTES).ok();
     let (output_lines, output_cut) = window(output.reader().ok()?)?;
-    let (expected_lines, expected_cut) = window(std::io::BufReader::new(std::fs::File::open(expected).ok()?))?;
+    let (expected_lines, expected_cut) = window(std::io::BufReader::new(crate::regular::open(expected).ok()?))?;
     Some(DiffWindow { from_line, output: output_lines, expected: expected_lines, cut: output_cut || expected_cut })
 }
 
@@ -241,6 +265,7 @@ impl CaseResult {
             scored: case.config.points.is_some(),
             input_head: None,
             transcript: None,
+            subcases: None,
         }
     }
 }
@@ -403,15 +428,46 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
     let facts = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
-    let Judgement { verdict, detail, share } = verdict::judge(&facts, &limits, || {
+    let Judgement { mut verdict, mut detail, mut share } = verdict::judge(&facts, &limits, || {
         let o = check::check(&checker, input, expected, &facts.stdout);
         outcome = Some(o.clone());
         o
     });
     let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
         && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
-    let diff = match (expected, wants_diff) {
+    let mut diff = match (expected, wants_diff) {
         (Some(path), true) => diff_window(&facts.stdout, path),
+        _ => None,
+    };
+    let mut head = if passes(case, verdict) { None } else { input_head(input) };
+    // A wrong multi-test file: the test inside it that failed, its input and its diff alone.
+    let subcases = match (&checker, expected, wants_diff) {
+        (Checker::Builtin(kind), Some(path), true) => {
+            let split = case.config.subcases.clone().unwrap_or_default();
+            match crate::subcases::judge_files(*kind, &split, input, &facts.stdout, path) {
+                Ok(found) => {
+                    detail = format!("{}: {}", found.headline(), found.detail);
+                    let right = found.total - found.failed.len();
+                    if split.per_test_points() && right > 0 {
+                        verdict = Verdict::Pc;
+                        share = right as f64 / found.total as f64;
+                        detail = format!("{right} of {} tests right; {detail}", found.total);
+                    }
+                    diff = found.diff.clone().or(diff);
+                    if let Some(bytes) = &found.input {
+                        head = Some(head_of(bytes));
+                    }
+                    Some(found)
+                }
+                Err(why) => {
+                    // Asked for in case.toml: say why it did not happen; by default, silence.
+                    if matches!(split, crate::subcases::Split::Custom { .. }) {
+                        detail = format!("{detail} (not cut into tests: {why})");
+                    }
+                    None
+                }
+            }
+        }
         _ => None,
     };
     let tl = limits.time.as_secs_f64() * 1000.0;
@@ -426,7 +482,8 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         diff,
         reference: reference.map(|(run, _, _)| run),
         points: share * case.config.points.unwrap_or(1.0),
-        input_head: if passes(case, verdict) { None } else { input_head(input) },
+        input_head: head,
+        subcases,
         ..CaseResult::without_run(case, limits, verdict, detail)
     }
 }
@@ -442,6 +499,8 @@ pub enum Event<'a> {
 /// Runs every case that passes the filter, `options.jobs` at a time, telling `on_event` as
 /// each one starts and ends. Results come back in the order of `cases`.
 pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Vec<CaseResult> {
+    // No run reads a case's files but through its stdin, its checker's arguments.
+    crate::sandbox::view::hide_cases(cases);
     let chosen = select(cases, options);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
@@ -464,7 +523,10 @@ pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sy
     };
     std::thread::scope(|s| {
         for _ in 0..options.jobs.clamp(1, chosen.len().max(1)) {
-            s.spawn(worker);
+            s.spawn(|| {
+                worker();
+                crate::exec::release_launcher();
+            });
         }
     });
     results.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().flatten().collect()

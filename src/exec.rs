@@ -105,6 +105,16 @@ thread_local! {
 
 static LAUNCHER_EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
+/// Ends this thread's launcher, returning once it and everything it ran are gone. Every
+/// thread that ran programs calls this last: a scoped thread's join does not wait for its
+/// thread-locals to be dropped, and the main thread's never are, so the judge could exit
+/// with a launcher (and a keeper, reaped off the judge's path) still alive, its CPU time
+/// missing from `time judge`.
+pub fn release_launcher() {
+    let launcher = LAUNCHER.with(|cell| cell.borrow_mut().take());
+    drop(launcher);
+}
+
 /// Names the program that serves as launcher (`PROGRAM --builtin launcher`): the `judge`
 /// executable. The first call wins; without one, the running executable is used.
 pub fn use_launcher(exe: &Path) {
@@ -236,12 +246,18 @@ fn run_with(
 ) -> std::io::Result<Facts> {
     // In the sandbox, stdin is a copy in memory: no path leads from it back to the case
     // folder, and nothing the program does to the file changes the case.
+    let mut judges_copy = None;
     let input = match stdin {
         Stdin::Pipe(fd) => fd,
-        Stdin::File(path) => match if sandboxed { private_copy(path) } else { std::fs::File::open(path) } {
-            Ok(f) => OwnedFd::from(f),
-            Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", path.display()))),
-        },
+        Stdin::File(path) => {
+            match if sandboxed { private_copy(path) } else { crate::regular::open(path).map(|f| (f, None)) } {
+                Ok((f, copy)) => {
+                    judges_copy = copy;
+                    OwnedFd::from(f)
+                }
+                Err(e) => return Ok(spawn_error(format!("cannot open {}: {e}", path.display()))),
+            }
+        }
     };
     let scratch = match sandboxed.then(crate::sandbox::scratch::Scratch::new).transpose() {
         Ok(s) => s,
@@ -280,26 +296,45 @@ fn run_with(
     let request = Request {
         program: program_path,
         args: program.args.iter().map(absolute).collect(),
-        env: program.env.clone(),
+        env: if sandboxed { crate::sandbox::environment::for_run(&program.env) } else { program.env.clone() },
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
         memory_kib: limits.memory_kib,
+        processes: limits.processes,
+        // An interactor's log is a file of the judge's: its size is capped as stdout is. A
+        // run without a scratch tmpfs writes to the disk: each file is capped at its memory.
+        file_bytes: if !writable.is_empty() {
+            limits.output_bytes
+        } else if sandboxed && crate::sandbox::pids::support().is_err() {
+            limits.memory_kib * 1024
+        } else {
+            0
+        },
+        hidden: crate::sandbox::view::hidden_cases().into_iter().map(PathBuf::into_os_string).collect(),
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
-    // The clock starts once the program runs: building its sandbox and forking are the
-    // launcher's work, which a busy machine can stretch to seconds without the program
-    // having had a chance to run.
-    let start = Instant::now();
-    // The stdin memfd is the judge's, not the program's memory.
+    // Until the launcher says when the program was forked (below).
+    let mut start = Instant::now();
+    // The stdin memfd is the judge's, not the program's memory; the judge holds it until the
+    // run has ended, so that freeing it (a 2 GiB input: some 300 ms of the kernel's time) is
+    // never done by the program's exit, on its CPU time.
+    let input = std::fs::File::from(input);
     let input_inode = {
         use std::os::unix::fs::MetadataExt;
-        std::fs::File::from(input).metadata().map_or(0, |m| m.ino())
+        input.metadata().map_or(0, |m| m.ino())
     };
     // Our copies of the write ends must go, or the readers would never see the end.
     drop((out_w, err_w));
     let (keeper, cgroup_cpu) = match started? {
-        Ok(running) => (running.keeper, running.cgroup_cpu),
+        Ok(running) => {
+            // The clock starts when the program's process was forked, before it spent any
+            // CPU time (so wall time is never below CPU time), and after the launcher built
+            // its sandbox, which a busy machine can stretch to seconds.
+            let since = crate::launcher::monotonic_ns().saturating_sub(running.forked_ns);
+            start = start.min(Instant::now().checked_sub(Duration::from_nanos(since)).unwrap_or(start));
+            (running.keeper, running.cgroup_cpu)
+        }
         Err(why) => return Ok(spawn_error(why)),
     };
     let root = launcher.tree();
@@ -438,6 +473,7 @@ fn run_with(
 
     let ended = launcher.finish_run();
     let wall_ms = start.elapsed().as_secs_f64() * 1000.0;
+    drop((input, judges_copy));
     let _ = done.send(());
     let (ended_by, memory_killed, tree_peak_kib, waited_ms, tree_peak_cpu_ms) =
         watchdog.join().unwrap_or((None, false, 0, 0.0, 0));
@@ -520,8 +556,11 @@ fn relay(mut from: std::fs::File, mut to: std::fs::File, mut tap: Box<dyn Tap>, 
 }
 
 /// A copy of the file at `path` in an anonymous memory file (memfd), read from its start.
-fn private_copy(path: &Path) -> std::io::Result<std::fs::File> {
+/// The program's stdin: a read-only handle on a sealed memfd holding the input, and the
+/// judge's own writable handle, kept until the run ends.
+fn private_copy(path: &Path) -> std::io::Result<(std::fs::File, Option<std::fs::File>)> {
     use std::io::Seek;
+    use std::os::fd::AsRawFd;
     use std::os::unix::fs::OpenOptionsExt;
     // Non-blocking: a FIFO put in the input's place must not hold the judge.
     let mut source = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
@@ -529,7 +568,8 @@ fn private_copy(path: &Path) -> std::io::Result<std::fs::File> {
         return Err(std::io::Error::new(std::io::ErrorKind::Other, "not a regular file"));
     }
     // SAFETY: a static C string and a flag.
-    let fd = unsafe { libc::memfd_create(b"judge-input\0".as_ptr().cast(), libc::MFD_CLOEXEC) };
+    let fd =
+        unsafe { libc::memfd_create(b"judge-input\0".as_ptr().cast(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
     if fd < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -537,7 +577,16 @@ fn private_copy(path: &Path) -> std::io::Result<std::fs::File> {
     let mut copy = unsafe { std::fs::File::from_raw_fd(fd) };
     std::io::copy(&mut source, &mut copy)?;
     copy.rewind()?;
-    Ok(copy)
+    // Sealed: no one, through this handle or by reopening /proc/PID/fd/0, may write, grow
+    // or shrink it (400 MiB written into it counted 2.5 MiB of a run's memory).
+    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
+    // SAFETY: fcntl on our own fd.
+    if unsafe { libc::fcntl(copy.as_raw_fd(), libc::F_ADD_SEALS, seals) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // The program's handle is its own open file, read-only, at offset 0.
+    let read_only = std::fs::File::open(format!("/proc/self/fd/{}", copy.as_raw_fd()))?;
+    Ok((read_only, Some(copy)))
 }
 
 /// Reads a pipe to its end, keeping the first `STDERR_KEEP` bytes, so the child never blocks

@@ -146,10 +146,11 @@ fn cases_of(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::cases::discover;
 
-    fn tree(files: &[&str]) -> tempfile::TempDir {
+    /// A temporary folder holding `files` (each a path below it, with a line of text).
+    pub(crate) fn tree(files: &[&str]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for f in files {
             let path = dir.path().join(f);

@@ -27,13 +27,17 @@
 //! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
 //! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions
 //!   returning text or bytes.
-//! - [`cli`]: clap definitions turned into engine options once (also for `judge gen` and
-//!   `judge stress`).
+//! - [`subcases`]: a failed multi-test file cut into its tests, each answer judged alone,
+//!   so the report names the test that failed.
+//! - [`cli`]: clap definitions turned into engine options once (also for `judge gen`,
+//!   `judge stress`, `judge listen` and `judge --watch`, which judges again on every save).
 //!
-//! Two commands sit on top of the same pipeline:
+//! Three commands sit beside the same pipeline:
 //!
 //! - [`gen`]: a deterministic puzzle generator (`judge gen`, the built-in `@gen`) whose
 //!   uniqueness claims are proved with the solver's own counter.
+//! - [`listen`]: `judge listen`, which takes problems from the Competitive Companion browser
+//!   extension over HTTP on 127.0.0.1 and writes each as a problem folder of cases.
 //! - [`stress`]: generate, run (through [`engine::run_case`], so the same limits, containment
 //!   and verdicts), and on a failure shrink the input and save it as a case folder. With a
 //!   reference solution (`--ref`, also for plain judging) the engine judges against the
@@ -66,13 +70,16 @@ pub mod languages;
 pub mod launcher;
 pub mod layouts;
 pub mod limits;
+pub mod listen;
 pub mod problems;
 pub mod proctree;
+pub mod regular;
 pub mod report;
 pub mod sandbox;
 pub mod spool;
 pub mod streams;
 pub mod stress;
+pub mod subcases;
 pub mod submit;
 pub mod sudoku_check;
 pub mod verdict;

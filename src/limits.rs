@@ -13,6 +13,9 @@ pub struct Limits {
     pub memory_kib: u64,
     /// Bytes of standard output read before the run is stopped as OLE.
     pub output_bytes: u64,
+    /// Tasks (processes and threads) a sandboxed run may have alive at once; past it, `fork`
+    /// and `clone` fail inside the run (a cgroup's `pids.max`).
+    pub processes: u64,
     /// More runs than cores at once stretch the wall-clock limit by this factor, so that
     /// waiting for a CPU is never taken for sleeping. TLE is decided by CPU time.
     #[serde(skip)]
@@ -26,12 +29,26 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
     s.serialize_u64(d.as_millis() as u64)
 }
 
+/// Tasks a run may have at once by default: far above what an honest program makes (a JVM
+/// on a large machine runs some 50 threads, Python's `Pool()` one process a core), far below
+/// the machine's PID space (32,768 by default), so a fork bomb leaves the machine usable.
+pub const DEFAULT_PROCESSES: u64 = 256;
+
+/// Parses a process limit: a whole number from 1 up.
+pub fn parse_processes(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=1 << 22).contains(&n) => Ok(n),
+        _ => Err(format!("cannot read '{text}' as a process limit: write a whole number of tasks from 1, like 64")),
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             time: Duration::from_millis(2000),
             memory_kib: 65536,
             output_bytes: 64 << 20,
+            processes: DEFAULT_PROCESSES,
             wall_factor: 1,
             wall: None,
         }

@@ -307,7 +307,14 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
             let _ = writeln!(s, "{}", tame(&r.detail));
         }
         if let Some(head) = &r.input_head {
-            let _ = writeln!(s, "input (head):");
+            match &r.subcases {
+                Some(sub) if sub.input.is_some() => {
+                    let _ = writeln!(s, "input of test {} of {} (the count line left out):", sub.first, sub.total);
+                }
+                _ => {
+                    let _ = writeln!(s, "input (head):");
+                }
+            }
             for line in &head.lines {
                 let _ = writeln!(s, "  {}", tame_line(String::from_utf8_lossy(line).trim_end_matches('\r')));
             }
@@ -320,6 +327,10 @@ pub fn failures(results: &[CaseResult], style: Style) -> String {
         }
         if let Some(w) = &r.diff {
             let from = if w.from_line > 1 { format!(" from line {}", w.from_line) } else { String::new() };
+            let from = match &r.subcases {
+                Some(sub) => format!(" of test {}'s answer{from}", sub.first),
+                None => from,
+            };
             let (view, drawn) = diff_styled(&w.output, &w.expected, 40, w.cut, style);
             let legend = match view {
                 DiffView::Side => "| changed, < only expected, > only received",

@@ -186,7 +186,14 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
             ),
         );
     }
-    if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
+    // A run that went past its memory limit and was then ended for wall time (a parent left
+    // waiting on a child the kernel killed at the memory cap) is MLE: which of the two the
+    // watchdog saw first must not decide the verdict. Only CPU past the limit is TLE first.
+    let over_memory = facts.memory_killed || facts.peak_rss_kib > limits.memory_kib;
+    let wall_only = facts.watchdog_killed && facts.cpu_ms <= tl && facts.signal != Some(libc::SIGXCPU);
+    if (facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU))
+        && !(wall_only && over_memory)
+    {
         let how = if facts.watchdog_killed && facts.cpu_ms <= tl {
             format!(
                 "killed after {:.0} ms of wall time ({:.0} ms of it waiting for a CPU) with {:.0} ms of CPU time, \
@@ -201,7 +208,7 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
         };
         return j(Verdict::Tle, format!("{how}; the limit is {tl:.0} ms"));
     }
-    if facts.memory_killed || facts.peak_rss_kib > limits.memory_kib {
+    if over_memory {
         return j(
             Verdict::Mle,
             format!("peak memory {} KiB; the limit is {} KiB", facts.peak_rss_kib, limits.memory_kib),
@@ -239,13 +246,7 @@ mod tests {
     }
 
     fn limits() -> Limits {
-        Limits {
-            time: Duration::from_millis(1000),
-            memory_kib: 65536,
-            output_bytes: 1 << 20,
-            wall_factor: 1,
-            wall: None,
-        }
+        Limits { time: Duration::from_millis(1000), memory_kib: 65536, output_bytes: 1 << 20, ..Limits::default() }
     }
 
     fn verdict(facts: &Facts, outcome: CheckOutcome) -> Verdict {
@@ -291,6 +292,20 @@ mod tests {
         assert_eq!(ranks, sorted);
         ranks.dedup();
         assert_eq!(ranks.len(), 7);
+    }
+
+    #[test]
+    fn a_run_past_its_memory_limit_then_ended_for_wall_time_is_mle_every_time() {
+        let stuck = Facts { watchdog_killed: true, cpu_ms: 40.0, peak_rss_kib: 140_000, ..clean() };
+        assert_eq!(verdict(&stuck, CheckOutcome::Accepted), Verdict::Mle);
+        let memory_killed = Facts { memory_killed: true, ..stuck.clone() };
+        assert_eq!(verdict(&memory_killed, CheckOutcome::Accepted), Verdict::Mle);
+        // Past the CPU limit as well: TLE, as before.
+        let slow = Facts { cpu_ms: 1500.0, ..stuck.clone() };
+        assert_eq!(verdict(&slow, CheckOutcome::Accepted), Verdict::Tle);
+        // Asleep within its memory: TLE.
+        let asleep = Facts { peak_rss_kib: 2000, ..stuck };
+        assert_eq!(verdict(&asleep, CheckOutcome::Accepted), Verdict::Tle);
     }
 
     #[test]

@@ -422,6 +422,15 @@ mod usage_cli;
 #[path = "support/sandbox_cli.rs"]
 mod sandbox_cli;
 
+#[path = "support/policy_cli.rs"]
+mod policy_cli;
+
+#[path = "support/runtimes_cli.rs"]
+mod runtimes_cli;
+
+#[path = "support/figures_cli.rs"]
+mod figures_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 
@@ -947,3 +956,12 @@ mod anywhere_cli;
 
 #[path = "support/languages_cli.rs"]
 mod languages_cli;
+
+#[path = "support/listen_cli.rs"]
+mod listen_cli;
+
+#[path = "support/subcases_cli.rs"]
+mod subcases_cli;
+
+#[path = "support/watch_cli.rs"]
+mod watch_cli;

@@ -12,6 +12,8 @@ fn main() {
         sudoku_judge::interrupt::install();
     }
     let code = dispatch(&args);
+    // Nothing the judge started outlives it.
+    sudoku_judge::exec::release_launcher();
     sudoku_judge::interrupt::remove_temp_root();
     std::process::exit(code);
 }
@@ -25,6 +27,8 @@ fn dispatch(args: &[String]) -> i32 {
         }
         Some("gen") => sudoku_judge::cli::gen::main(&args[2..]),
         Some("submit") => sudoku_judge::cli::submit::main(&args[2..]),
+        Some("listen") => sudoku_judge::cli::listen::main(&args[2..]),
+        _ if sudoku_judge::cli::watch::wanted(&args[1..]) => sudoku_judge::cli::watch::main(),
         Some("stress") => match std::env::current_exe() {
             Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),
             Err(e) => {

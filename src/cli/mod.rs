@@ -2,9 +2,11 @@
 
 pub mod defaults;
 pub mod gen;
+pub mod listen;
 pub mod live;
 pub mod stress;
 pub mod submit;
+pub mod watch;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, Options};
@@ -19,6 +21,7 @@ Commands (each with its own --help):
   judge gen        generate Sudoku puzzles with a given property
   judge stress     run a solver on generated inputs until one fails, and shrink that input
   judge submit     write the bundled solver cut to one problem's judge, small enough to paste
+  judge listen     receive problems from the Competitive Companion browser extension
 
 Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points, TLE time,
 MLE memory, OLE output, RE runtime error (exit code or signal), CE compile error (the solver's
@@ -31,9 +34,9 @@ failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or s
 cases, a language's compiler or runtime not installed, a bad [language.EXT] table); 3 internal
 error (a report could not be written).
 
-Built-in programs: @sudoku (the bundled solver, the default in this repository), @gen (the puzzle generator),
-@fixture (a misbehaving solver for testing the harness) and @interactor (the interactor of
-cases/interactive).";
+Built-in programs: @sudoku (the bundled solver, the default in this repository), @gen (the
+puzzle generator), @fixture (a misbehaving solver for testing the harness) and @interactor (the
+interactor of cases/interactive).";
 
 /// Judges a program on folders of test cases, under a judge's time, memory and source limits.
 #[derive(Debug, Parser)]
@@ -126,6 +129,11 @@ pub struct Cli {
     /// Bytes of a failing case's stderr to show.
     #[arg(long, value_name = "BYTES", default_value_t = 4096)]
     pub stderr_limit: usize,
+
+    /// Judge, then again on every save of the solver's source, a case file or a case.toml
+    /// (the cases that changed first), until Ctrl-C; --json is rewritten each round.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// The limits and checker flags, shared by judging and `judge stress`.
@@ -147,6 +155,17 @@ pub struct JudgingArgs {
     /// Stdout beyond this size is OLE [default: 64MiB, or case.toml's].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub output_limit: Option<u64>,
+
+    /// Tasks (processes and threads) a sandboxed run may have alive at once; past it, fork and
+    /// thread creation fail inside the run [default: 256, or case.toml's process_limit].
+    #[arg(long, value_name = "N", value_parser = crate::limits::parse_processes)]
+    pub process_limit: Option<u64>,
+
+    /// Pass an environment variable to every sandboxed run: NAME (the judge's value) or
+    /// NAME=VALUE. Runs get only PATH, HOME and TMPDIR (their scratch folder), LANG=C.UTF-8,
+    /// ONLINE_JUDGE=1 and these.
+    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = crate::sandbox::environment::parse)]
+    pub env: Vec<(std::ffi::OsString, Option<std::ffi::OsString>)>,
 
     /// Built-in checker for every case: lines, exact, tokens, sudoku, float (numbers within 1e-6) or floatN
     /// (within 1e-N) [default: case.toml's, or lines].
@@ -225,11 +244,13 @@ impl JudgingArgs {
     /// `options` with these limits and this checker; sets the sandbox level of every run.
     pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
         crate::sandbox::set_level(self.sandbox);
+        crate::sandbox::environment::set_passed(self.env.clone());
         Ok(Options {
             time_limit: self.time_limit,
             wall_limit: self.wall_limit,
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
+            processes: self.process_limit,
             checker: self.checker(builtin_exe)?,
             compiler_cmd: self.compiler_cmd.clone(),
             source_limit: self.source_limit,

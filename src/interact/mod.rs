@@ -35,8 +35,8 @@ pub fn interactor_limits(solver: &Limits) -> Limits {
         time: CHECKER_TIME,
         memory_kib: 1 << 20,
         output_bytes: 64 << 20,
-        wall_factor: 1,
         wall: Some(solver.wall_limit() + CHECKER_TIME * 2),
+        ..Limits::default()
     }
 }
 
@@ -86,7 +86,9 @@ pub fn exchange(
     let (solver_facts, interactor_facts) = std::thread::scope(|s| {
         let interactor_run = s.spawn(|| {
             let out = Stdout::Relay { to: from_interactor, tap: tap(Side::Interactor) };
-            exec::run_relayed(&full, to_interactor, out, std::slice::from_ref(&log), &own_limits)
+            let facts = exec::run_relayed(&full, to_interactor, out, std::slice::from_ref(&log), &own_limits);
+            exec::release_launcher();
+            facts
         });
         let out = Stdout::Relay { to: from_solver, tap: tap(Side::Solver) };
         let solver_facts = exec::run_relayed(solver, to_solver, out, &[], limits);

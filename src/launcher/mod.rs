@@ -26,6 +26,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 mod reap;
 mod spawn;
+pub use spawn::monotonic_ns;
 
 use reap::{collect, collect_keeper, ready_or_hang_up, reap_keeper, sweep, wait_or_hang_up};
 use spawn::{fork_exec, Started};
@@ -45,9 +46,17 @@ pub struct Request {
     /// of this size: what a run writes there is memory, and it can write no more. A run in a
     /// cgroup has its memory capped at the watchdog's guard above it.
     pub memory_kib: u64,
+    /// Tasks the run may have alive at once (its cgroup's `pids.max`, where it has one).
+    pub processes: u64,
+    /// RLIMIT_FSIZE: the largest file the program may write (0: no limit). Set for a run that
+    /// writes files outside its scratch folder (an interactor's log), which nothing else caps.
+    pub file_bytes: u64,
     /// Files outside the scratch folder the sandboxed program may also write (an
     /// interactor's log, which the judge reads after the run).
     pub writable: Vec<OsString>,
+    /// Folders the sandboxed program may never read (the cases being judged), whatever
+    /// folder around them it is granted.
+    pub hidden: Vec<OsString>,
 }
 
 /// A run as started: where the judge can watch it.
@@ -58,6 +67,8 @@ pub struct Running {
     pub keeper: Option<i32>,
     /// The file of its cgroup that says how much CPU it has used so far.
     pub cgroup_cpu: Option<std::path::PathBuf>,
+    /// When the program was forked, on CLOCK_MONOTONIC ([`monotonic_ns`]).
+    pub forked_ns: u64,
 }
 
 /// How a run ended, as the launcher saw it.
@@ -88,6 +99,12 @@ fn encode(req: &Request) -> Vec<u8> {
     // A scratch folder means a sandboxed run; an empty field, none.
     put(req.scratch.as_ref().map_or(&[][..], |s| s.as_bytes()));
     put(req.memory_kib.to_string().as_bytes());
+    put(req.processes.to_string().as_bytes());
+    put(req.file_bytes.to_string().as_bytes());
+    put(req.hidden.len().to_string().as_bytes());
+    for h in &req.hidden {
+        put(h.as_bytes());
+    }
     put(req.writable.len().to_string().as_bytes());
     for w in &req.writable {
         put(w.as_bytes());
@@ -117,6 +134,10 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let cpu_backstop_s = number(parts.next())?;
     let scratch = Some(OsString::from_vec(parts.next()?)).filter(|s| !s.is_empty());
     let memory_kib = number(parts.next())?;
+    let processes = number(parts.next())?;
+    let file_bytes = number(parts.next())?;
+    let nhidden = number(parts.next())? as usize;
+    let hidden = (0..nhidden).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let nwritable = number(parts.next())? as usize;
     let writable = (0..nwritable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let program = OsString::from_vec(parts.next()?);
@@ -128,7 +149,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         .filter(|p| p.len() == 2)
         .map(|p| (OsString::from_vec(p[0].clone()), OsString::from_vec(p[1].clone())))
         .collect();
-    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, writable })
+    Some(Request { program, args, env, cpu_backstop_s, scratch, memory_kib, processes, file_bytes, writable, hidden })
 }
 
 /// Sends `data` with `fds` attached.
@@ -293,10 +314,12 @@ impl Launcher {
         let (reply, _) = receive(self.sock.as_raw_fd())?
             .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "the launcher ended"))?;
         match reply.split_first() {
-            Some((b'S', [a, b, c, d, cpu_file @ ..])) => {
+            Some((b'S', [a, b, c, d, rest @ ..])) if rest.len() >= 8 => {
                 let keeper = i32::from_le_bytes([*a, *b, *c, *d]);
+                let (forked, cpu_file) = rest.split_at(8);
+                let forked_ns = u64::from_le_bytes(forked.try_into().unwrap_or_default());
                 let cgroup_cpu = (!cpu_file.is_empty()).then(|| OsString::from_vec(cpu_file.to_vec()).into());
-                Ok(Ok(Running { keeper: (keeper != 0).then_some(keeper), cgroup_cpu }))
+                Ok(Ok(Running { keeper: (keeper != 0).then_some(keeper), cgroup_cpu, forked_ns }))
             }
             Some((b'E', why)) => Ok(Err(String::from_utf8_lossy(why).into_owned())),
             _ => Err(io::Error::new(io::ErrorKind::Other, "the launcher sent a reply it should not")),
@@ -352,6 +375,7 @@ pub fn main() -> i32 {
     let own_pids =
         mode.filter(|m| *m == crate::sandbox::pids::Mode::Root).and_then(|_| crate::sandbox::pids::own_namespace());
     let maps = crate::sandbox::pids::IdMaps::own();
+    let net = own_pids.as_ref().and_then(|_| crate::sandbox::network::prepare());
     let cgroups = crate::sandbox::cgroup::support().ok();
     let mut runs = 0u64;
     // A sandboxed run's cgroup, made ahead of the run that takes it.
@@ -377,20 +401,26 @@ pub fn main() -> i32 {
         let group = if req.scratch.is_some() { spare.take().or_else(|| new_group(&mut runs)) } else { None };
         let guard = (req.memory_kib * 2).max(req.memory_kib + 64 * 1024);
         let group = group.filter(|g| g.set_limit(guard).is_ok());
+        // A cgroup whose pids controller refuses the cap still measures; the note says
+        // whether runs are capped (see `sandbox::protections`).
+        if let Some(g) = &group {
+            let _ = g.set_tasks(req.processes);
+        }
         let joins = group.as_ref().and_then(|g| g.join_files().ok()).unwrap_or_default();
         let namespaces = match (mode, &own_pids) {
-            (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own),
+            (Some(crate::sandbox::pids::Mode::Root), Some(own)) => spawn::Namespaces::Root(own, net.as_ref()),
             (Some(crate::sandbox::pids::Mode::User), _) => spawn::Namespaces::User(&maps),
             _ => spawn::Namespaces::None,
         };
         match fork_exec(&req, &fds, namespaces, &joins) {
-            Ok(Started { pid, keeper }) => {
+            Ok(Started { pid, keeper, forked_ns }) => {
                 drop(fds);
                 // With a keeper, the judge measures the run from it: its descendants are the run.
                 // With a keeper the judge measures the run from it (its descendants are the
                 // run); with a cgroup it reads the run's CPU from there too.
                 let mut started = vec![b'S'];
                 started.extend_from_slice(&(if keeper.is_some() { pid } else { 0 }).to_le_bytes());
+                started.extend_from_slice(&forked_ns.to_le_bytes());
                 if let Some(g) = &group {
                     started.extend_from_slice(g.cpu_file().as_os_str().as_bytes());
                 }
@@ -491,6 +521,9 @@ mod tests {
             cpu_backstop_s: 5,
             scratch: Some("/tmp/judge-run-x".into()),
             memory_kib: 65536,
+            processes: 64,
+            file_bytes: 0,
+            hidden: vec!["/h".into()],
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

@@ -14,14 +14,27 @@ use std::os::unix::ffi::OsStrExt;
 pub(super) struct Started {
     pub(super) pid: i32,
     pub(super) keeper: Option<OwnedFd>,
+    /// When the program's process was forked ([`monotonic_ns`]): its CPU time is all spent
+    /// after this, so a wall time measured from here is never below it.
+    pub(super) forked_ns: u64,
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: one clock for the whole machine, which the judge's
+/// `Instant` reads too.
+pub fn monotonic_ns() -> u64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime fills in our struct.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec as u64 * 1_000_000_000 + now.tv_nsec as u64
 }
 
 /// How a sandboxed run gets its own namespaces, if it does (see [`crate::sandbox::pids`]).
 #[derive(Clone, Copy)]
 pub(super) enum Namespaces<'a> {
     None,
-    /// The launcher may make PID namespaces: this is its own, to return to after each fork.
-    Root(&'a OwnedFd),
+    /// The launcher may make PID namespaces: this is its own, to return to after each fork;
+    /// and the empty network namespace its runs join, if it made one.
+    Root(&'a OwnedFd, Option<&'a OwnedFd>),
     /// Through a user namespace, with these ID maps.
     User(&'a crate::sandbox::pids::IdMaps),
 }
@@ -34,12 +47,20 @@ struct Prepared {
     argv: Vec<CString>,
     argv_ptrs: Vec<*const libc::c_char>,
     env: Vec<(CString, CString)>,
+    /// A sandboxed run's whole environment (`env`, then `TMPDIR` and `HOME` its scratch
+    /// folder) as `NAME=VALUE` strings, with the pointers `execve` takes.
+    envp: Option<(Vec<CString>, Vec<*const libc::c_char>)>,
     scratch: Option<CString>,
     /// The mount options of the scratch folder's tmpfs, for a keeper to mount.
     tmpfs: CString,
     ruleset: Option<landlock::RulesetCreated>,
     filter: Option<crate::sandbox::syscalls::Filter>,
     limit: libc::rlimit,
+    /// RLIMIT_NPROC in a run's own user namespace, where the kernel counts the tasks of the
+    /// user in that namespace alone: the run's cap on tasks without a cgroup.
+    tasks: Option<libc::rlimit>,
+    /// RLIMIT_FSIZE, where the request sets one.
+    files: Option<libc::rlimit>,
     fds: [RawFd; 3],
     /// The `cgroup.procs` files of the run's cgroup, which the program joins first.
     joins: Vec<RawFd>,
@@ -67,9 +88,17 @@ pub(super) fn fork_exec(
     // allocates. The child only enters them.
     let (scratch, ruleset) = match &req.scratch {
         Some(dir) => {
-            let rules =
-                crate::sandbox::files::ruleset(&req.program, &req.args, &req.writable, std::path::Path::new(dir))
-                    .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
+            let rules = {
+                let hidden: Vec<std::path::PathBuf> = req.hidden.iter().map(std::path::PathBuf::from).collect();
+                crate::sandbox::files::ruleset(
+                    &req.program,
+                    &req.args,
+                    &req.writable,
+                    &hidden,
+                    std::path::Path::new(dir),
+                )
+            }
+            .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
             (Some(cstr(dir)?), Some(rules))
         }
         None => (None, None),
@@ -81,6 +110,22 @@ pub(super) fn fork_exec(
     }
     let env: Vec<(CString, CString)> =
         req.env.iter().map(|(k, v)| Ok((cstr(k)?, cstr(v)?))).collect::<io::Result<_>>()?;
+    let envp = match &req.scratch {
+        Some(dir) => {
+            let mut strings = Vec::new();
+            let home = [("TMPDIR".as_ref(), dir.as_os_str()), ("HOME".as_ref(), dir.as_os_str())];
+            for (k, v) in req.env.iter().map(|(k, v)| (k.as_os_str(), v.as_os_str())).chain(home) {
+                let mut pair = k.as_bytes().to_vec();
+                pair.push(b'=');
+                pair.extend_from_slice(v.as_bytes());
+                strings.push(cstr(std::ffi::OsStr::from_bytes(&pair))?);
+            }
+            let mut pointers: Vec<*const libc::c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+            pointers.push(std::ptr::null());
+            Some((strings, pointers))
+        }
+        None => None,
+    };
     // A close-on-exec pipe tells the parent whether exec failed, and why.
     let mut report = [0; 2];
     // SAFETY: pipe2 writes two new fds.
@@ -94,12 +139,17 @@ pub(super) fn fork_exec(
         argv,
         argv_ptrs,
         env,
+        envp,
         scratch,
         tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64)))
             .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         ruleset,
         filter,
         limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
+        // One more than the run's own: the keeper, the namespace's first task.
+        tasks: (req.scratch.is_some() && matches!(namespaces, Namespaces::User(_)))
+            .then_some(libc::rlimit { rlim_cur: req.processes + 1, rlim_max: req.processes + 1 }),
+        files: (req.file_bytes > 0).then_some(libc::rlimit { rlim_cur: req.file_bytes, rlim_max: req.file_bytes }),
         fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
         joins: joins.iter().map(AsRawFd::as_raw_fd).collect(),
         report: report[1],
@@ -118,7 +168,7 @@ pub(super) fn fork_exec(
     // As root the launcher's next child is the keeper, init of a new PID namespace; as a
     // user, the child enters a user namespace first and forks the keeper itself.
     let root_keeper = match (namespaces, figures) {
-        (Namespaces::Root(own), Some(_)) => crate::sandbox::pids::next_fork_in_new_namespace().then_some(own),
+        (Namespaces::Root(own, _), Some(_)) => crate::sandbox::pids::next_fork_in_new_namespace().then_some(own),
         _ => None,
     };
     // SAFETY: the launcher is single-threaded, so the child may do anything until exec.
@@ -128,8 +178,11 @@ pub(super) fn fork_exec(
         unsafe {
             libc::close(report[0]);
             match (namespaces, figures) {
-                (Namespaces::Root(_), Some([read, write])) if root_keeper.is_some() => {
+                (Namespaces::Root(_, net), Some([read, write])) if root_keeper.is_some() => {
                     libc::close(read);
+                    if net.is_some_and(|net| !crate::sandbox::network::join(net)) {
+                        fail(prepared.report, -5);
+                    }
                     become_keeper(prepared, write)
                 }
                 (Namespaces::User(maps), Some([read, write])) => {
@@ -156,15 +209,26 @@ pub(super) fn fork_exec(
         unsafe { libc::close(report[0]) };
         return Err(io::Error::last_os_error());
     }
-    let mut errno = [0u8; 4];
-    let n = loop {
-        let r = unsafe { libc::read(report[0], errno.as_mut_ptr().cast(), 4) };
-        if r >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            break r;
+    // The child writes when it was forked (8 bytes), then, if it cannot become the program,
+    // why (4 bytes); exec closes the pipe.
+    let mut got = [0u8; 12];
+    let mut n = 0;
+    while n < got.len() {
+        let r = unsafe { libc::read(report[0], got[n..].as_mut_ptr().cast(), got.len() - n) };
+        if r > 0 {
+            n += r as usize;
+        } else if r == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            break;
         }
-    };
+    }
     unsafe { libc::close(report[0]) };
-    if n == 4 {
+    let forked_ns = if n >= 8 { u64::from_ne_bytes(got[..8].try_into().unwrap_or_default()) } else { monotonic_ns() };
+    let failed = match n {
+        4 => Some([got[0], got[1], got[2], got[3]]),
+        12 => Some([got[8], got[9], got[10], got[11]]),
+        _ => None,
+    };
+    if let Some(errno) = failed {
         super::reap::sweep(None);
         let name = req.program.to_string_lossy();
         return Err(io::Error::new(
@@ -173,12 +237,19 @@ pub(super) fn fork_exec(
                 -1 => format!("cannot start '{name}' in its sandbox: the kernel refused the Landlock rules"),
                 -2 => format!("cannot start '{name}' in its own PID namespace: the keeper could not fork"),
                 -3 => format!("cannot start '{name}' in its own namespaces: the kernel refused a user namespace"),
+                -4 => format!("cannot start '{name}' without privileges: its capabilities could not be dropped"),
+                -5 => format!("cannot start '{name}' in its sandbox: the kernel refused its network namespace"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },
         ));
     }
-    Ok(Started { pid, keeper })
+    Ok(Started { pid, keeper, forked_ns })
+}
+
+/// `/dev/shm` as mount(2) takes it (a keeper may allocate: it is single-threaded).
+fn c_shm() -> CString {
+    CString::new(crate::sandbox::scratch::SHM).unwrap_or_default()
 }
 
 /// Tells the launcher why the child could not become the program, and exits.
@@ -238,12 +309,20 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
             let scratch =
                 prepared.scratch.as_ref().filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs));
             let scratch = scratch.map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
-            prepared.ruleset =
-                match prepared.ruleset.take().map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref())) {
-                    Some(Ok(rules)) => Some(rules),
-                    Some(Err(_)) => fail(prepared.report, -1),
-                    None => None,
-                };
+            // A private /dev/shm (POSIX shared memory, semaphores: Python's multiprocessing),
+            // in memory, counted and capped as the scratch folder is, gone with the run.
+            let shm = std::path::Path::new(crate::sandbox::scratch::SHM);
+            let shm =
+                (scratch.is_some() && crate::sandbox::scratch::mount_tmpfs(&c_shm(), &prepared.tmpfs)).then_some(shm);
+            prepared.ruleset = match prepared
+                .ruleset
+                .take()
+                .map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref(), shm))
+            {
+                Some(Ok(rules)) => Some(rules),
+                Some(Err(_)) => fail(prepared.report, -1),
+                None => None,
+            };
         }
         let report = prepared.report;
         let [input, output, errors] = prepared.fds;
@@ -268,9 +347,27 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
 /// # Safety
 /// Only in a forked child of the single-threaded launcher.
 unsafe fn become_program(prepared: Prepared) -> ! {
-    let Prepared { path, argv: _argv, argv_ptrs, env, scratch, tmpfs: _, ruleset, filter, limit, fds, joins, report } =
-        prepared;
+    let Prepared {
+        path,
+        argv: _argv,
+        argv_ptrs,
+        env,
+        envp,
+        scratch,
+        tmpfs: _,
+        ruleset,
+        filter,
+        limit,
+        tasks,
+        files,
+        fds,
+        joins,
+        report,
+    } = prepared;
     unsafe {
+        // The wall clock's start, before any CPU time of the program's is spent.
+        let forked = monotonic_ns().to_ne_bytes();
+        libc::write(report, forked.as_ptr().cast(), 8);
         // First, so that all it does and all it forks is counted.
         for fd in joins {
             libc::write(fd, b"0".as_ptr().cast(), 1);
@@ -293,15 +390,27 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         libc::dup2(fds[1], 1);
         libc::dup2(fds[2], 2);
         libc::setrlimit(libc::RLIMIT_CPU, &limit);
+        if let Some(tasks) = &tasks {
+            libc::setrlimit(libc::RLIMIT_NPROC, tasks);
+        }
+        if let Some(files) = &files {
+            libc::setrlimit(libc::RLIMIT_FSIZE, files);
+        }
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-        for (k, v) in &env {
-            libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+        // A sandboxed run gets its own environment (`envp`), none of the judge's.
+        if envp.is_none() {
+            for (k, v) in &env {
+                libc::setenv(k.as_ptr(), v.as_ptr(), 1);
+            }
         }
         if let Some(dir) = &scratch {
-            libc::setenv(b"TMPDIR\0".as_ptr().cast(), dir.as_ptr(), 1);
             if libc::chdir(dir.as_ptr()) != 0 {
                 fail(report, *libc::__errno_location());
             }
+        }
+        // Everything above that needed a privilege is done.
+        if scratch.is_some() && !crate::sandbox::privileges::drop_all() {
+            fail(report, -4);
         }
         if let Some(rules) = ruleset {
             if !crate::sandbox::files::apply(rules) {
@@ -314,7 +423,10 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         if let Some(filter) = &filter {
             crate::sandbox::syscalls::apply(filter);
         }
-        libc::execv(path.as_ptr(), argv_ptrs.as_ptr());
+        match &envp {
+            Some((_, pointers)) => libc::execve(path.as_ptr(), argv_ptrs.as_ptr(), pointers.as_ptr()),
+            None => libc::execv(path.as_ptr(), argv_ptrs.as_ptr()),
+        };
         fail(report, *libc::__errno_location())
     }
 }

@@ -20,8 +20,10 @@ use std::sync::OnceLock;
 /// Where runs' cgroups are made.
 #[derive(Clone, Debug)]
 pub enum Hierarchy {
-    V1 { memory: PathBuf, cpuacct: PathBuf },
-    V2 { base: PathBuf },
+    /// `pids`: where the `pids` controller is mounted too, which caps a run's tasks.
+    V1 { memory: PathBuf, cpuacct: PathBuf, pids: Option<PathBuf> },
+    /// `pids`: whether the base delegates the `pids` controller as well.
+    V2 { base: PathBuf, pids: bool },
 }
 
 impl Hierarchy {
@@ -30,6 +32,15 @@ impl Hierarchy {
         match self {
             Hierarchy::V1 { .. } => "cgroup v1",
             Hierarchy::V2 { .. } => "cgroup v2",
+        }
+    }
+
+    /// Whether its cgroups cap the number of tasks (`Err`: why not).
+    pub fn caps_tasks(&self) -> Result<(), String> {
+        match self {
+            Hierarchy::V1 { pids: Some(_), .. } | Hierarchy::V2 { pids: true, .. } => Ok(()),
+            Hierarchy::V1 { .. } => Err("cgroup v1 has no writable pids controller here".into()),
+            Hierarchy::V2 { .. } => Err("the judge's cgroup v2 does not delegate the pids controller".into()),
         }
     }
 }
@@ -53,7 +64,7 @@ fn mounts() -> Vec<(String, PathBuf)> {
         match fstype {
             "cgroup2" => found.push((String::new(), PathBuf::from(point))),
             "cgroup" => {
-                for controller in ["memory", "cpuacct"] {
+                for controller in ["memory", "cpuacct", "pids"] {
                     if options.split(',').any(|o| o == controller) {
                         found.push((controller.to_string(), PathBuf::from(point)));
                     }
@@ -86,14 +97,19 @@ fn find() -> Result<Hierarchy, String> {
         let point = &mounts.iter().find(|(c, _)| c == controller)?.1;
         Some(point.join(own_path(controller)?))
     };
-    let v1 = under("memory").zip(under("cpuacct")).map(|(memory, cpuacct)| Hierarchy::V1 { memory, cpuacct });
-    let v2 = under("").filter(|base| {
-        std::fs::read_to_string(base.join("cgroup.subtree_control"))
-            .is_ok_and(|s| s.split_whitespace().any(|c| c == "memory"))
+    let v1 = under("memory").zip(under("cpuacct")).map(|(memory, cpuacct)| Hierarchy::V1 {
+        memory,
+        cpuacct,
+        pids: under("pids"),
     });
+    let delegated = |base: &Path, controller: &str| {
+        std::fs::read_to_string(base.join("cgroup.subtree_control"))
+            .is_ok_and(|s| s.split_whitespace().any(|c| c == controller))
+    };
+    let v2 = under("").filter(|base| delegated(base, "memory"));
     let hierarchy = match (v1, v2) {
         (Some(v1), _) => v1,
-        (None, Some(base)) => Hierarchy::V2 { base },
+        (None, Some(base)) => Hierarchy::V2 { pids: delegated(&base, "pids"), base },
         (None, None) => {
             return Err("no cgroup to measure runs with (cgroup v1's memory and cpuacct, or a v2 cgroup \
                         delegating memory)"
@@ -104,6 +120,14 @@ fn find() -> Result<Hierarchy, String> {
     let probe = Group::create(&hierarchy, &format!("judge-probe-{}", std::process::id()))
         .map_err(|e| format!("cannot make a cgroup for runs ({e}; it needs write access, e.g. root)"))?;
     probe.join_files().map_err(|e| format!("cannot join a cgroup: {e}"))?;
+    // A pids controller that will not take a limit is as good as none.
+    let hierarchy = match hierarchy {
+        Hierarchy::V1 { memory, cpuacct, .. } if probe.set_tasks(64).is_err() => {
+            Hierarchy::V1 { memory, cpuacct, pids: None }
+        }
+        Hierarchy::V2 { base, .. } if probe.set_tasks(64).is_err() => Hierarchy::V2 { base, pids: false },
+        other => other,
+    };
     Ok(hierarchy)
 }
 
@@ -111,8 +135,10 @@ fn find() -> Result<Hierarchy, String> {
 /// is gone): empty once their processes died, but never removed.
 fn remove_stale(hierarchy: &Hierarchy) {
     let bases = match hierarchy {
-        Hierarchy::V1 { memory, cpuacct } => vec![memory, cpuacct],
-        Hierarchy::V2 { base } => vec![base],
+        Hierarchy::V1 { memory, cpuacct, pids } => {
+            [Some(memory), Some(cpuacct), pids.as_ref()].into_iter().flatten().collect()
+        }
+        Hierarchy::V2 { base, .. } => vec![base],
     };
     for base in bases {
         for entry in std::fs::read_dir(base).into_iter().flatten().flatten() {
@@ -129,8 +155,11 @@ fn remove_stale(hierarchy: &Hierarchy) {
 /// One run's cgroup (one folder per hierarchy), removed on drop.
 #[derive(Debug)]
 pub struct Group {
+    /// memory (v1) or the one folder (v2), then cpuacct and pids (v1).
     dirs: Vec<PathBuf>,
     v2: bool,
+    /// The folder whose `pids.max` caps the run's tasks, if any.
+    pids: Option<PathBuf>,
 }
 
 fn write(path: &Path, text: &str) -> std::io::Result<()> {
@@ -140,16 +169,33 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
 impl Group {
     /// Makes the cgroup `name`.
     pub fn create(hierarchy: &Hierarchy, name: &str) -> std::io::Result<Group> {
-        let (dirs, v2) = match hierarchy {
-            Hierarchy::V1 { memory, cpuacct } => (vec![memory.join(name), cpuacct.join(name)], false),
-            Hierarchy::V2 { base } => (vec![base.join(name)], true),
+        let (mut dirs, v2) = match hierarchy {
+            Hierarchy::V1 { memory, cpuacct, .. } => (vec![memory.join(name), cpuacct.join(name)], false),
+            Hierarchy::V2 { base, .. } => (vec![base.join(name)], true),
         };
-        let mut group = Group { dirs: Vec::new(), v2 };
+        let pids = match hierarchy {
+            Hierarchy::V1 { pids: Some(pids), .. } => {
+                dirs.push(pids.join(name));
+                Some(pids.join(name))
+            }
+            Hierarchy::V2 { base, pids: true } => Some(base.join(name)),
+            _ => None,
+        };
+        let mut group = Group { dirs: Vec::new(), v2, pids };
         for dir in dirs {
             std::fs::create_dir(&dir)?;
             group.dirs.push(dir);
         }
         Ok(group)
+    }
+
+    /// Caps the tasks (processes and threads) alive in it at once: past it, `fork` and
+    /// `clone` fail with EAGAIN inside the run, and the machine keeps its PIDs.
+    pub fn set_tasks(&self, max: u64) -> std::io::Result<()> {
+        match &self.pids {
+            Some(dir) => write(&dir.join("pids.max"), &max.to_string()),
+            None => Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "no pids controller")),
+        }
     }
 
     /// Caps the memory its processes may hold: past it the kernel reclaims, then kills.

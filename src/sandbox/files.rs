@@ -61,18 +61,6 @@ pub fn support() -> Support {
     Support { files: abi >= 1, network: abi >= 4, signals: abi >= 6, why }
 }
 
-/// The folder a program is installed in: its own folder, or the one above a `bin` or `shims`
-/// folder (`~/.pyenv/shims/python3` needs `~/.pyenv`).
-fn install_folder(program: &Path) -> Option<PathBuf> {
-    let program = std::fs::canonicalize(program).ok()?;
-    let dir = program.parent()?;
-    let name = dir.file_name()?.to_str()?;
-    let folder = if ["bin", "sbin", "shims"].contains(&name) { dir.parent()? } else { dir };
-    // Never the root or a temporary folder as a whole: other runs' files live there.
-    let tmp = std::env::temp_dir();
-    (folder != Path::new("/") && folder != tmp && !tmp.starts_with(folder)).then(|| folder.to_path_buf())
-}
-
 /// The program's path as the launcher will run it (found on PATH when it has no `/`).
 fn resolved(program: &std::ffi::OsStr) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
@@ -83,6 +71,19 @@ fn resolved(program: &std::ffi::OsStr) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(program)).find(|p| p.is_file())
 }
 
+/// The view of a program with these arguments, worked out once per launcher: a folder's walk
+/// is the costly part, and a judge runs the same program on every case.
+fn cached_view(program: &Path, on_path: bool, args: &[std::ffi::OsString], hidden: &[PathBuf]) -> super::view::View {
+    type Key = (PathBuf, Vec<std::ffi::OsString>, Vec<PathBuf>);
+    thread_local! {
+        static VIEWS: std::cell::RefCell<std::collections::HashMap<Key, super::view::View>> = Default::default();
+    }
+    let key = (program.to_path_buf(), args.to_vec(), hidden.to_vec());
+    VIEWS.with(|views| {
+        views.borrow_mut().entry(key).or_insert_with(|| super::view::of(program, on_path, args, hidden)).clone()
+    })
+}
+
 /// The ruleset of one run: `scratch` read-write; the system, the program's install folder
 /// and the files among `args` readable; the files in `writable` (made by the judge for the
 /// run, like an interactor's log) read-write.
@@ -90,6 +91,7 @@ pub fn ruleset(
     program: &std::ffi::OsStr,
     args: &[std::ffi::OsString],
     writable: &[std::ffi::OsString],
+    hidden: &[PathBuf],
     scratch: &Path,
 ) -> Result<RulesetCreated, String> {
     let read = AccessFs::from_read(WANTED);
@@ -101,18 +103,19 @@ pub fn ruleset(
         .and_then(|r| r.create())
         .map_err(e)?;
     let mut readable: Vec<PathBuf> = SYSTEM.iter().map(PathBuf::from).collect();
-    // A program named by a path (`./a.out`, a built one) gets its own file only: its folder
-    // is the user's, with the cases in it. One found on PATH (`python3`) is an installed
-    // tool, and gets the folder it is installed in.
     use std::os::unix::ffi::OsStrExt;
     let on_path = !program.as_bytes().contains(&b'/');
+    let mut listed = Vec::new();
     if let Some(program) = resolved(program) {
-        if on_path {
-            readable.extend(install_folder(&program));
-        }
-        readable.push(program);
+        let view = cached_view(&program, on_path, args, hidden);
+        readable.extend(view.paths);
+        listed = view.listed;
     }
-    readable.extend(args.iter().map(PathBuf::from).filter(|p| p.is_file()));
+    for folder in listed {
+        if let Ok(fd) = PathFd::new(&folder) {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadDir)).map_err(e)?;
+        }
+    }
     for path in readable {
         // A folder that is not there on this system is simply not granted.
         if let Ok(fd) = PathFd::new(&path) {
@@ -138,9 +141,18 @@ pub fn ruleset(
 /// In a run's keeper, once it has mounted the namespace's own `/proc` over the machine's
 /// (and, if `scratch`, a tmpfs over the scratch folder): the rules granted the folders
 /// underneath, which the program can no longer reach.
-pub fn grant_mounts(ruleset: RulesetCreated, scratch: Option<&Path>) -> Result<RulesetCreated, String> {
+pub fn grant_mounts(
+    ruleset: RulesetCreated,
+    scratch: Option<&Path>,
+    shm: Option<&Path>,
+) -> Result<RulesetCreated, String> {
     let fd = PathFd::new("/proc").map_err(|e| e.to_string())?;
     let mut ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_read(WANTED))).map_err(|e| e.to_string())?;
+    if let Some(dir) = shm {
+        let fd = PathFd::new(dir).map_err(|e| e.to_string())?;
+        let rights = AccessFs::from_all(WANTED) & !AccessFs::Execute;
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(|e| e.to_string())?;
+    }
     if let Some(dir) = scratch {
         let fd = PathFd::new(dir).map_err(|e| e.to_string())?;
         ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(WANTED))).map_err(|e| e.to_string())?;

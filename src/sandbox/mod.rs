@@ -12,7 +12,10 @@
 //! - [`cgroup`]: exact figures (CPU of every process of the run, the peak memory it held)
 //!   and a kernel-enforced memory cap, from a cgroup of its own where the machine gives one;
 //! - [`syscalls`]: a seccomp filter refusing the system calls that could harm the machine
-//!   (reboot, modules, the clock, mounts, namespaces, tracing, keyrings, BPF...);
+//!   or reach the network (reboot, modules, the clock, mounts, namespaces, tracing,
+//!   keyrings, BPF, io_uring, every socket family but Unix...);
+//! - [`privileges`]: no capability in any set, even for a judge run as root;
+//! - [`environment`]: a judge's few variables, never the judge's own environment;
 //! - its stdin is a copy of the input in memory (a memfd), never a path back to the case
 //!   folder, and it starts in a session of its own, with no controlling terminal (see
 //!   [`crate::launcher`]).
@@ -23,10 +26,14 @@
 //! sandboxed: it must write its program into the build cache.
 
 pub mod cgroup;
+pub mod environment;
 pub mod files;
+pub mod network;
 pub mod pids;
+pub mod privileges;
 pub mod scratch;
 pub mod syscalls;
+pub mod view;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -111,6 +118,14 @@ pub struct Protections {
     pub private_stdin: bool,
     /// Its own session: no controlling terminal.
     pub own_session: bool,
+    /// No capability in any set, whether the judge is root or not ([`privileges`]).
+    pub no_privileges: bool,
+    /// Only the environment a judge sets, never the judge's own ([`environment`]).
+    pub clean_environment: bool,
+    /// Its tasks (processes and threads) capped by its cgroup (`--process-limit`).
+    pub process_limit: bool,
+    /// An empty network namespace of its own (root only; see [`network`]).
+    pub network_namespace: bool,
     /// A seccomp filter refuses the system calls that could harm the machine.
     pub syscalls: bool,
     /// Its own PID namespace and `/proc`: it sees and signals no process outside its run,
@@ -149,15 +164,33 @@ pub fn protections(level: Level) -> Protections {
     if !signals {
         missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
     }
+    let network_namespace = matches!(pids, Ok(pids::Mode::Root)) && network::support();
+    if matches!(pids, Ok(pids::Mode::Root)) && !network_namespace {
+        missing.push("runs share the machine's network namespace: the kernel refused a new one".into());
+    }
     if let Err(why) = &syscalls {
         missing.push(format!("dangerous system calls are not refused: {why}"));
     }
     if let Err(why) = &pids {
         missing.push(format!("runs share the machine's process tree: {why}"));
+        missing.push(
+            "files a run writes are on the disk, not counted as its memory (each file is capped at the memory \
+             limit), and it has no /dev/shm"
+                .into(),
+        );
     }
     let cgroup = cgroup::support();
     if let Err(why) = &cgroup {
         missing.push(format!("figures are not exact (wait4 and sampling): {why}"));
+    }
+    // A run in a user namespace of its own is capped by RLIMIT_NPROC, which the kernel
+    // counts per user and namespace.
+    let tasks = match pids {
+        Ok(pids::Mode::User) => Ok(()),
+        _ => cgroup.clone().and_then(cgroup::Hierarchy::caps_tasks),
+    };
+    if let Err(why) = &tasks {
+        missing.push(format!("processes are not capped: {why}"));
     }
     Protections {
         syscalls: syscalls.is_ok(),
@@ -170,6 +203,10 @@ pub fn protections(level: Level) -> Protections {
         scratch: true,
         private_stdin: true,
         own_session: true,
+        no_privileges: true,
+        clean_environment: true,
+        process_limit: tasks.is_ok(),
+        network_namespace,
         missing,
     }
 }

@@ -163,7 +163,10 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     };
     std::thread::scope(|s| {
         for _ in 0..options.judge.jobs.max(1) {
-            s.spawn(worker);
+            s.spawn(|| {
+                worker();
+                crate::exec::release_launcher();
+            });
         }
     });
     let mut tests = runs.into_inner().unwrap_or_else(|p| p.into_inner());

@@ -5,7 +5,11 @@
 //! 2. a canvas replaced by one of its 9x9 grids;
 //! 3. fewer givens.
 //!
-//! Anything the solver's reader cannot read shrinks as text: lines, then whitespace-separated
+//! A multi-test text input (a count T, then T tests whose lines split evenly: see
+//! [`crate::subcases`]) first loses whole tests, the count kept right, down to the one test
+//! that fails; then that test shrinks as text, the count line kept.
+//!
+//! Anything else the solver's reader cannot read shrinks as text: lines, then whitespace-separated
 //! tokens. Both use delta debugging (ddmin): take away chunks, halving the chunk size when no
 //! chunk can go.
 
@@ -45,7 +49,10 @@ pub fn shrink(input: &[u8], tries: usize, fails: &mut dyn FnMut(&[u8]) -> bool) 
     let mut budget = Budget { left: tries, spent: 0 };
     let bytes = match SudokuFile::read(input) {
         Some(file) if budget.spend() && fails(&file.render(&file.puzzles)) => file.shrink(&mut budget, fails),
-        _ => shrink_text(input, &mut budget, fails),
+        _ => match shrink_tests(input, &mut budget, fails) {
+            Some(bytes) => bytes,
+            None => shrink_text(input, &mut budget, fails),
+        },
     };
     Shrunk { before: describe(input), after: describe(&bytes), tries: budget.spent, bytes }
 }
@@ -91,6 +98,31 @@ fn ddmin<T: Clone>(mut items: Vec<T>, budget: &mut Budget, test: &mut dyn FnMut(
         }
     }
     items
+}
+
+/// A multi-test input cut down to the tests that still fail (one, usually), the count
+/// rewritten; then the one test left shrinks as text under its `1`. `None` when the input is
+/// not a multi-test one of two tests or more.
+fn shrink_tests(input: &[u8], budget: &mut Budget, fails: &mut dyn FnMut(&[u8]) -> bool) -> Option<Vec<u8>> {
+    let (count, tests) = crate::subcases::input_tests(input, &crate::subcases::Split::Auto)?;
+    if count < 2 {
+        return None;
+    }
+    let render = |tests: &[Vec<&[u8]>]| -> Vec<u8> {
+        let mut out = format!("{}\n", tests.len()).into_bytes();
+        for line in tests.iter().flatten() {
+            out.extend_from_slice(line);
+            out.push(b'\n');
+        }
+        out
+    };
+    let kept = ddmin(tests, budget, &mut |ts| !ts.is_empty() && fails(&render(ts)));
+    if kept.len() != 1 {
+        return Some(render(&kept));
+    }
+    let body = render(&kept).split_off(2);
+    let shrunk = shrink_text(&body, budget, &mut |b| fails(&[&b"1\n"[..], b].concat()));
+    Some([&b"1\n"[..], &shrunk].concat())
 }
 
 fn shrink_text(input: &[u8], budget: &mut Budget, fails: &mut dyn FnMut(&[u8]) -> bool) -> Vec<u8> {
@@ -272,6 +304,19 @@ mod tests {
         assert_eq!(file.puzzles[0].shape, Shape::Rows, "{}", String::from_utf8_lossy(&shrunk.bytes));
         assert_eq!(shrunk.bytes, [&needle[..], b"\n", &b"000000000\n".repeat(8)].concat());
         assert!(shrunk.after.ends_with("1 case, 3 givens"), "{}", shrunk.after);
+    }
+
+    #[test]
+    fn a_multi_test_input_shrinks_to_its_failing_test_with_a_count_of_one() {
+        let input = b"4\n1 2\n3 4\n5 needle\n7 8\n";
+        // The "bug" needs its count right, as a solver reading T tests would.
+        let mut fails = |i: &[u8]| {
+            let text = String::from_utf8_lossy(i);
+            let t: usize = text.lines().next().and_then(|l| l.trim().parse().ok()).unwrap_or(0);
+            t == text.lines().count() - 1 && text.contains("needle")
+        };
+        let shrunk = shrink(input, 500, &mut fails);
+        assert_eq!(String::from_utf8_lossy(&shrunk.bytes), "1\nneedle\n");
     }
 
     #[test]

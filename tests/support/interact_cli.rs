@@ -103,3 +103,17 @@ fn the_json_report_holds_the_transcript_of_a_failed_interactive_case() {
     assert!(lines.iter().any(|l| l["from"] == "solver" && l["text"] == "? 1 3"), "{transcript}");
     assert!(lines.iter().any(|l| l["from"] == "interactor" && l["text"] == "804000107"), "{transcript}");
 }
+
+#[test]
+fn an_interactor_s_log_is_capped_like_any_output() {
+    // An interactor that writes 100 MB into its OUTPUT log: the log is a file of the
+    // judge's, which nothing else capped (2 GiB of it was AC). It accepts (exit 0) only when
+    // the write was stopped short at the 64 MiB cap; a log written whole is WA (exit 1).
+    let dir = folder(&[("cases/a/input.txt", "1\n"), ("cases/a/case.toml", "interactor = \"./hog.sh\"\n")]);
+    let hog = dir.path().join("cases/a/hog.sh");
+    super::sandbox_cli::executable(
+        &hog,
+        "head -c 100000000 /dev/zero > \"$2\" 2>/dev/null\n[ \"$(wc -c < \"$2\")\" -le 67108864 ] && exit 0\nexit 1\n",
+    );
+    judge().current_dir(dir.path()).args(["cases", "--", "@fixture", "drain"]).assert().success();
+}

@@ -228,8 +228,8 @@ fn a_venv_python_imports_a_module_beside_the_solution() {
     let python = venv.join("bin/python");
     let python = python.to_str().unwrap();
     let cache = tempfile::tempdir().unwrap();
-    // --sandbox off until the sandbox's file view lets a run read its own source's folder.
-    let got = verdicts(dir.path(), cache.path(), &["--filter", "ac", "--sandbox", "off", "--", python, "sol.py"]);
+    // Under the default sandbox: its file view shows the venv and the script's folder.
+    let got = verdicts(dir.path(), cache.path(), &["--filter", "ac", "--", python, "sol.py"]);
     assert_eq!(got, [("ac".to_string(), "AC".to_string())]);
 }
 
@@ -247,11 +247,8 @@ fn a_java_class_folder_runs_with_java_cp() {
     let built = std::process::Command::new("javac").arg("-d").arg(&classes).arg(dir.path().join("Main.java")).status();
     assert!(built.unwrap().success());
     let cache = tempfile::tempdir().unwrap();
-    // --sandbox off until the sandbox's file view lets a run read the class folder it names.
-    let got = verdicts(
-        dir.path(),
-        cache.path(),
-        &["--filter", "ac", "--sandbox", "off", "--", "java", "-Xmx64m", "-cp", "classes", "Main"],
-    );
+    // Under the default sandbox: its file view shows every class-path entry named.
+    let got =
+        verdicts(dir.path(), cache.path(), &["--filter", "ac", "--", "java", "-Xmx64m", "-cp", "classes", "Main"]);
     assert_eq!(got, [("ac".to_string(), "AC".to_string())]);
 }

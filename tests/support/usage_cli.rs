@@ -18,13 +18,14 @@ fn help_lists_every_command_and_each_command_says_first_what_it_does() {
     let out = judge().arg("--help").assert().success().get_output().stdout.clone();
     let help = String::from_utf8(out).unwrap();
     assert!(help.starts_with("Judges a program on folders of test cases"), "{help}");
-    for command in ["judge gen ", "judge stress ", "judge submit "] {
+    for command in ["judge gen ", "judge stress ", "judge submit ", "judge listen "] {
         assert!(help.contains(command), "{command} missing from judge --help:\n{help}");
     }
     for (command, first) in [
         ("gen", "Generates Sudoku puzzles"),
         ("stress", "Runs a solver on generated inputs"),
         ("submit", "Writes a solver file tailored"),
+        ("listen", "Receives problems from the Competitive Companion"),
     ] {
         let out = judge().args([command, "--help"]).assert().success().get_output().stdout.clone();
         let text = String::from_utf8(out).unwrap();

@@ -1,0 +1,271 @@
+//! Which files a run may read besides the system's: the program and whatever its runtime
+//! needs wherever it is installed, the folders of its source and class files, minus every
+//! case being judged, every answer-like file, the user's secrets and the judge's own files.
+//! Landlock grants folders and cannot take a subfolder back, so a folder holding something
+//! hidden is granted piece by piece: each child that holds nothing hidden, whole.
+//!
+//! | read (and execute) | why |
+//! |---|---|
+//! | the program's file | it runs |
+//! | the program's install folder, as named and as its links resolve (`~/.pyenv/versions/3.12`, a virtualenv, `/opt/jdk`, conda) | an interpreter's standard library and packages, a venv's `pyvenv.cfg` and `site-packages` |
+//! | each file named in the arguments, and its folder | a script's modules beside it (`python3 sol.py`), a checker's three files |
+//! | each folder named in the arguments, and each entry of a class path (`java -cp DIR:LIB.jar Main`) | class files, packages |
+//!
+//! Never granted, wherever they sit in those folders: the folders of the cases being judged
+//! (given by the judge), files named like answers (`*.out`, `*.ans`, `*.a`, `expected*`,
+//! `ans*.txt`, `answer*`, AtCoder's `out/`, cph's `.cph/`), secrets (`.ssh`, `.gnupg`, `.aws`,
+//! `.netrc`, `.git-credentials`, `.docker`, `.kube`, `.pypirc`, `.npmrc`, `.password-store`,
+//! `.credentials`), the judge's build cache and temporary folder; and never the user's home
+//! or `/` as a whole (a program in `~` gets its own file only).
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+/// Entries a folder's walk looks at for answer-like names before it stops looking (a
+/// runtime's install holds some tens of thousands); the folders of the cases judged are
+/// hidden whatever the walk saw.
+const WALK_BUDGET: usize = 20_000;
+
+/// The folders of the cases this judge is judging, hidden from every run.
+static CASES: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
+
+/// Hides the folders of `cases` (their inputs' and answers') from every run that follows.
+pub fn hide_cases(cases: &[crate::cases::Case]) {
+    let mut folders: Vec<PathBuf> = cases
+        .iter()
+        .flat_map(|c| [c.input.as_deref(), c.expected.as_deref()])
+        .flatten()
+        .filter_map(|file| std::fs::canonicalize(file).ok()?.parent().map(Path::to_path_buf))
+        .collect();
+    folders.sort();
+    folders.dedup();
+    // A folder below another already hidden adds nothing.
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for folder in folders {
+        if !kept.iter().any(|k| folder.starts_with(k)) {
+            kept.push(folder);
+        }
+    }
+    *CASES.write().unwrap_or_else(|e| e.into_inner()) = kept;
+}
+
+/// The folders [`hide_cases`] hid.
+pub fn hidden_cases() -> Vec<PathBuf> {
+    CASES.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Names never granted. Lower-cased before the test.
+fn hidden_name(name: &OsStr) -> bool {
+    let Some(name) = name.to_str().map(str::to_ascii_lowercase) else { return false };
+    const SECRETS: [&str; 12] = [
+        ".ssh",
+        ".gnupg",
+        ".aws",
+        ".netrc",
+        ".git-credentials",
+        ".docker",
+        ".kube",
+        ".pypirc",
+        ".npmrc",
+        ".password-store",
+        ".cph",
+        ".credentials",
+    ];
+    let stem_has_digit = |stem: &str| stem.chars().any(|c| c.is_ascii_digit());
+    SECRETS.contains(&name.as_str())
+        || name.starts_with("expected")
+        || name.starts_with("answer")
+        || name == "out"
+        || name.ends_with(".out")
+        || name.ends_with(".ans")
+        || (name.ends_with(".a") && stem_has_digit(&name))
+        || (name.starts_with("ans") && name.ends_with(".txt"))
+}
+
+/// What a run may read: folders and files, each granted whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    pub paths: Vec<PathBuf>,
+    /// Folders granted piece by piece: their entries may be listed (names only: an
+    /// interpreter lists the folder it imports from), each below them as [`View::paths`] says.
+    pub listed: Vec<PathBuf>,
+}
+
+/// The view of `program` run with `args`, with `hidden` (the folders of the cases being
+/// judged, absolute) kept out.
+pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf]) -> View {
+    let mut hidden: Vec<PathBuf> = hidden.iter().filter_map(|h| std::fs::canonicalize(h).ok()).collect();
+    hidden.push(crate::interrupt::temp_root());
+    hidden.extend(crate::build::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
+    let mut paths = Vec::new();
+    // Folders a user keeps (a source's, a class path's): answer-like names are hidden too.
+    let mut folders = Vec::new();
+    // The program's own file, as named and resolved.
+    paths.push(program.to_path_buf());
+    paths.extend(std::fs::canonicalize(program).ok());
+    // A runtime's install (the folder above its `bin`): whole but for the cases judged,
+    // since its packages hold files of every name (`credentials.py`, `test.xml.out`). A
+    // program in a folder of its own (`./a.out`) is in the user's folder: that is kept.
+    let named = [Some(program.to_path_buf()), std::fs::canonicalize(program).ok()];
+    for (install, in_bin) in named.iter().flatten().filter_map(|p| install_folder(p)) {
+        if in_bin || on_path {
+            if let Ok(install) = std::fs::canonicalize(&install) {
+                if install.parent().is_some() && !home_within(&install) {
+                    split(&install, &roots_in(&install, &hidden), &mut paths);
+                }
+            }
+        } else {
+            folders.push(install);
+        }
+    }
+    let mut class_path = false;
+    for arg in args {
+        let text = arg.to_string_lossy();
+        // `-cp A:B`, `-classpath`, `--class-path`, and `-cp` glued to nothing else.
+        let pieces: Vec<&str> = if class_path { text.split(':').collect() } else { vec![&text] };
+        class_path = matches!(&*text, "-cp" | "-classpath" | "--class-path");
+        for piece in pieces.into_iter().filter(|p| !p.is_empty()) {
+            let path = Path::new(piece);
+            if path.is_dir() {
+                folders.push(path.to_path_buf());
+            } else if path.is_file() {
+                // Named outright (a checker's answer among them): the file itself.
+                paths.push(path.to_path_buf());
+                folders.extend(path.parent().map(Path::to_path_buf));
+            }
+        }
+    }
+    for folder in folders {
+        let Ok(folder) = std::fs::canonicalize(&folder) else { continue };
+        // Never `/` or the user's home as a whole (nor a folder above it).
+        if folder.parent().is_none() || home_within(&folder) {
+            continue;
+        }
+        grant_minus(&folder, &hidden, &mut paths);
+    }
+    paths.sort();
+    paths.dedup();
+    let mut listed: Vec<PathBuf> =
+        paths.iter().filter_map(|p| p.strip_prefix(LISTED).ok()).map(PathBuf::from).collect();
+    listed.iter_mut().for_each(|p| *p = Path::new("/").join(&*p));
+    paths.retain(|p| !p.starts_with(LISTED));
+    View { paths, listed }
+}
+
+/// The folder a program is installed in, and whether it is the one above a `bin`, `sbin` or
+/// `shims` folder (`~/.pyenv/shims/python3` needs `~/.pyenv`, a venv's `bin/python` the
+/// venv); else the program's own folder.
+fn install_folder(program: &Path) -> Option<(PathBuf, bool)> {
+    let program = std::env::current_dir().ok()?.join(program);
+    let dir = program.parent()?;
+    let name = dir.file_name()?.to_str()?;
+    let in_bin = ["bin", "sbin", "shims"].contains(&name);
+    let folder = if in_bin { dir.parent()? } else { dir };
+    (folder.parent().is_some()).then(|| (folder.to_path_buf(), in_bin))
+}
+
+/// Whether `folder` is the user's home or holds it.
+fn home_within(folder: &Path) -> bool {
+    let home = std::env::var_os("HOME").map(PathBuf::from).and_then(|h| std::fs::canonicalize(h).ok());
+    home.is_some_and(|h| h.starts_with(folder))
+}
+
+/// The hidden folders at or below `folder`, or above it.
+fn roots_in(folder: &Path, roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots.iter().filter(|r| r.starts_with(folder) || folder.starts_with(r)).cloned().collect()
+}
+
+/// Grants `folder` minus what is hidden in it: whole when nothing is, else each child that
+/// holds nothing hidden.
+fn grant_minus(folder: &Path, roots: &[PathBuf], out: &mut Vec<PathBuf>) {
+    if roots.iter().any(|r| folder.starts_with(r)) {
+        return;
+    }
+    let mut hidden = roots_in(folder, roots);
+    let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
+    let mut seen = 0;
+    while let Some(Ok(entry)) = walk.next() {
+        seen += 1;
+        if seen > WALK_BUDGET {
+            break;
+        }
+        if hidden_name(entry.file_name()) {
+            hidden.push(entry.path().to_path_buf());
+            if entry.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+        }
+    }
+    split(folder, &hidden, out);
+}
+
+/// A mark before a path in the list [`split`] makes: a folder listed, not granted.
+const LISTED: &str = "\0listed";
+
+fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
+    if hidden.iter().any(|h| h == path) {
+        return;
+    }
+    if !hidden.iter().any(|h| h.starts_with(path)) {
+        out.push(path.to_path_buf());
+        return;
+    }
+    out.push(Path::new(LISTED).join(path.strip_prefix("/").unwrap_or(path)));
+    for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+        split(&entry.path(), hidden, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layouts::tests::tree;
+
+    fn granted(view: &View, path: &Path) -> bool {
+        view.paths.iter().any(|g| path.starts_with(g))
+    }
+
+    #[test]
+    fn a_script_s_folder_is_granted_without_the_cases_and_the_answers() {
+        let dir = tree(&[
+            "sol.py",
+            "helper.py",
+            "pkg/mod.py",
+            "test/sample-1.in",
+            "test/sample-1.out",
+            "cases/a/input.txt",
+            "notes/expected.txt",
+            "notes/plan.md",
+            "01.a",
+        ]);
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let view = of(Path::new("/usr/bin/python3"), true, &[root.join("sol.py").into()], &[root.join("cases")]);
+        for readable in ["sol.py", "helper.py", "pkg/mod.py", "notes/plan.md"] {
+            assert!(granted(&view, &root.join(readable)), "{readable}: {view:?}");
+        }
+        for hidden in ["test/sample-1.out", "cases/a/input.txt", "notes/expected.txt", "01.a"] {
+            assert!(!granted(&view, &root.join(hidden)), "{hidden}: {view:?}");
+        }
+    }
+
+    #[test]
+    fn a_class_path_and_a_virtualenv_are_granted() {
+        let dir = tree(&["classes/Main.class", "lib/x.jar", "venv/bin/python", "venv/lib/site.py", "venv/pyvenv.cfg"]);
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let cp = format!("{}:{}", root.join("classes").display(), root.join("lib/x.jar").display());
+        let view = of(Path::new("/usr/bin/java"), true, &["-cp".into(), cp.into(), "Main".into()], &[]);
+        assert!(granted(&view, &root.join("classes/Main.class")) && granted(&view, &root.join("lib/x.jar")));
+        let view = of(&root.join("venv/bin/python"), false, &[], &[]);
+        assert!(granted(&view, &root.join("venv/lib/site.py")) && granted(&view, &root.join("venv/pyvenv.cfg")));
+    }
+
+    #[test]
+    fn answer_like_names_and_secrets_are_hidden() {
+        for name in ["expected.txt", "a.out", "1.ans", "ans1.txt", "Answer", "out", ".ssh", ".aws", "07.a"] {
+            assert!(hidden_name(OsStr::new(name)), "{name}");
+        }
+        for name in ["sol.py", "Main.class", "input.txt", "in1.txt", "lib.a", "output.rs", "credentials.py"] {
+            assert!(!hidden_name(OsStr::new(name)), "{name}");
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! `judge listen` from the outside: a real HTTP client (HTTP/1.1 written on a TcpStream, as the
+//! browser does) POSTs Competitive Companion's JSON, and the folders written are then judged.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A running listener, with what it printed so far.
+struct Listener {
+    child: Child,
+    port: u16,
+    printed: Arc<Mutex<String>>,
+}
+
+impl Listener {
+    /// Starts `judge listen --port 0 ARGS` and waits for the port it prints.
+    fn start(dir: &Path, args: &[&str]) -> Listener {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+            .current_dir(dir)
+            .args(["listen", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let printed = Arc::new(Mutex::new(String::new()));
+        for stream in
+            [Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>, Box::new(child.stderr.take().unwrap())]
+        {
+            let printed = Arc::clone(&printed);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    printed.lock().unwrap().push_str(&(line + "\n"));
+                }
+            });
+        }
+        let port = wait_until(|| {
+            let text = printed.lock().unwrap().clone();
+            let at = text.find("http://127.0.0.1:")? + "http://127.0.0.1:".len();
+            text[at..].split('/').next()?.parse::<u16>().ok()
+        });
+        Listener { child, port: port.expect("the listener printed no port"), printed }
+    }
+
+    fn printed(&self) -> String {
+        self.printed.lock().unwrap().clone()
+    }
+
+    /// Whether the listener prints `text` (its output is read by other threads: polled).
+    fn saw(&self, text: &str) -> bool {
+        wait_until(|| self.printed().contains(text).then_some(())).is_some()
+    }
+
+    /// Sends one request; the status and the body of the answer.
+    fn send(&self, method: &str, headers: &[&str], body: &[u8]) -> (u16, String) {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut head = format!("{method} / HTTP/1.1\r\nHost: localhost:{}\r\n", self.port);
+        for h in headers {
+            head.push_str(&format!("{h}\r\n"));
+        }
+        if !headers.iter().any(|h| h.starts_with("Content-Length")) {
+            head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        // The listener may answer (and close) before a refused body is all sent.
+        let _ = stream.write_all(body);
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        (status, answer)
+    }
+
+    /// A POST as curl sends a larger body: the head with `Expect: 100-continue`, the body only
+    /// once the listener says to go on.
+    fn post_after_continue(&self, json: &serde_json::Value) -> (u16, String) {
+        let body = serde_json::to_vec(json).unwrap();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let head = format!(
+            "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Expect: 100-continue\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let mut first = [0u8; 25];
+        stream.read_exact(&mut first).unwrap();
+        assert_eq!(&first, b"HTTP/1.1 100 Continue\r\n\r\n");
+        stream.write_all(&body).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        (answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0), answer)
+    }
+
+    fn post(&self, json: &serde_json::Value) -> (u16, String) {
+        self.send("POST", &["Content-Type: application/json"], &serde_json::to_vec(json).unwrap())
+    }
+
+    /// Waits for the listener to end by itself; its exit status.
+    fn wait_for_exit(&mut self) -> Option<i32> {
+        let child = &mut self.child;
+        wait_until(|| child.try_wait().unwrap()).and_then(|s| s.code())
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `probe` until it gives something, up to a deadline far past any normal run.
+fn wait_until<T>(mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+/// A problem as the extension sends it (the fields of its README's example).
+fn problem(name: &str, url: &str, tests: &[(&str, &str)], batch: (&str, u64)) -> serde_json::Value {
+    serde_json::json!({
+        "name": name, "group": "Test Round", "url": url, "interactive": false,
+        "memoryLimit": 256, "timeLimit": 2000, "testType": "single",
+        "input": {"type": "stdin"}, "output": {"type": "stdout"},
+        "languages": {"java": {"mainClass": "Main", "taskClass": "Task"}},
+        "tests": tests.iter().map(|(i, o)| serde_json::json!({"input": i, "output": o})).collect::<Vec<_>>(),
+        "batch": {"id": batch.0, "size": batch.1},
+    })
+}
+
+/// Every file under `dir`, relative, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut all: Vec<String> = walk(dir).iter().map(|p| p.strip_prefix(dir).unwrap().display().to_string()).collect();
+    all.sort();
+    all
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// A solver printing the sum of each line's numbers, skipping a first line that is only a
+/// count of tests; `off` is added to each answer (0: a correct solver).
+fn summer(dir: &Path, name: &str, off: i32) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let body = format!(
+        "#!/bin/sh\nexec awk 'NR > 1 || NF > 1 {{ s = 0; for (i = 1; i <= NF; i++) s += $i; print s + {off} }}'\n"
+    );
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_contest_of_three_is_written_then_judged_and_the_listener_ends() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join("contest")).unwrap();
+    let mut listener = Listener::start(root.path(), &["contest"]);
+    // Older versions of the extension ask first.
+    let (status, answer) = listener.send("OPTIONS", &["Origin: chrome-extension://abc"], b"");
+    assert!(status == 204 && answer.contains("Access-Control-Allow-Origin: *"), "{answer}");
+    let batch = ("5f2c", 3);
+    let problems = [
+        problem(
+            "A. Sum of Two",
+            "https://codeforces.com/contest/9999/problem/A",
+            &[("1 2\n", "3\n"), ("5 5\n", "10\n")],
+            batch,
+        ),
+        problem("B. Three", "https://codeforces.com/contest/9999/problem/B", &[("1 2 3\n", "6\n")], batch),
+        problem(
+            "C. Many Tests",
+            "https://codeforces.com/contest/9999/problem/C",
+            &[("2\n1 2\n3 4\n", "3\n7\n")],
+            batch,
+        ),
+    ];
+    for (k, p) in problems.iter().enumerate() {
+        let (status, answer) = if k == 1 { listener.post_after_continue(p) } else { listener.post(p) };
+        assert_eq!(status, 200, "problem {k}: {answer}");
+    }
+    assert_eq!(listener.wait_for_exit(), Some(0), "{}", listener.printed());
+    for line in [
+        "A. Sum of Two -> contest/A-Sum-of-Two/ (2 samples, 2000 ms, 256 MB)",
+        "next: judge contest/A-Sum-of-Two -- ./solution",
+        "all 3 problems have come",
+        "judge listen: done",
+    ] {
+        assert!(listener.saw(line), "{line}: {}", listener.printed());
+    }
+    assert_eq!(
+        files(root.path()),
+        [
+            "contest/A-Sum-of-Two/case.toml",
+            "contest/A-Sum-of-Two/sample-1.in",
+            "contest/A-Sum-of-Two/sample-1.out",
+            "contest/A-Sum-of-Two/sample-2.in",
+            "contest/A-Sum-of-Two/sample-2.out",
+            "contest/B-Three/case.toml",
+            "contest/B-Three/sample-1.in",
+            "contest/B-Three/sample-1.out",
+            "contest/C-Many-Tests/case.toml",
+            "contest/C-Many-Tests/sample-1.in",
+            "contest/C-Many-Tests/sample-1.out",
+        ]
+    );
+    let toml = std::fs::read_to_string(root.path().join("contest/B-Three/case.toml")).unwrap();
+    assert!(toml.contains("time_limit = \"2000ms\"\nmemory_limit = \"256MiB\"\ntags = [\"codeforces\"]"), "{toml}");
+    // The folders are cases the judge reads: a right solver passes them all, a wrong one not.
+    let good = summer(root.path(), "good.sh", 0);
+    let bad = summer(root.path(), "bad.sh", 1);
+    let out = super::judge().current_dir(root.path()).args(["contest", "--", &good]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("4 passed, 0 failed"), "{text}");
+    assert!(text.contains("A-Sum-of-Two/sample-2"), "{text}");
+    let out = super::judge().current_dir(root.path()).args(["contest/B-Three", "--", &bad]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.code() == Some(1) && text.contains("sample-1  WA") && text.contains("0 passed, 1 failed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn single_problems_interactive_ones_and_bad_requests() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join("p")).unwrap();
+    let listener = Listener::start(root.path(), &["p", "--keep"]);
+    let atcoder = problem(
+        "A - Happy Birthday!",
+        "https://atcoder.jp/contests/abc100/tasks/abc100_a",
+        &[("5 4\n", "9\n"), ("8 8\n", "16\n")],
+        ("a1", 1),
+    );
+    assert_eq!(listener.post(&atcoder).0, 200);
+    let mut interactive =
+        problem("E. Guess the Number", "https://codeforces.com/contest/679/problem/A", &[("30\n", "\n")], ("i1", 1));
+    interactive["interactive"] = true.into();
+    assert_eq!(listener.post(&interactive).0, 200);
+    // Refused, each with a 4xx, and nothing written for any of them.
+    let before = files(root.path());
+    let mut missing = atcoder.clone();
+    missing.as_object_mut().unwrap().remove("timeLimit");
+    let mut path_like = atcoder.clone();
+    path_like["name"] = "../../x".into();
+    let refused = [
+        listener.send("POST", &["Content-Type: application/json"], b"this is not json"),
+        listener.post(&missing),
+        listener.post(&path_like),
+        listener.send("POST", &[&format!("Content-Length: {}", 64 << 20)], b"{"),
+        listener.send("POST", &["Origin: https://evil.example"], &serde_json::to_vec(&atcoder).unwrap()),
+        listener.send("GET", &[], b""),
+        // There already: kept.
+        listener.post(&atcoder),
+    ];
+    let statuses: Vec<u16> = refused.iter().map(|(s, _)| *s).collect();
+    assert_eq!(statuses, [400, 400, 400, 413, 403, 405, 409], "{refused:?}");
+    assert!(refused[1].1.contains("`timeLimit`") && refused[2].1.contains("looks like a path"), "{refused:?}");
+    assert_eq!(files(root.path()), before);
+    assert!(listener.saw("refused a request (413)"), "{}", listener.printed());
+    assert_eq!(
+        before,
+        [
+            "p/A-Happy-Birthday/case.toml",
+            "p/A-Happy-Birthday/sample-1.in",
+            "p/A-Happy-Birthday/sample-1.out",
+            "p/A-Happy-Birthday/sample-2.in",
+            "p/A-Happy-Birthday/sample-2.out",
+            "p/E-Guess-the-Number/case.toml",
+            "p/E-Guess-the-Number/sample-1.in",
+            "p/E-Guess-the-Number/sample-1.out",
+        ]
+    );
+    let toml = std::fs::read_to_string(root.path().join("p/E-Guess-the-Number/case.toml")).unwrap();
+    assert!(toml.contains("tags = [\"codeforces\", \"interactive\"]") && toml.contains("--interactor"), "{toml}");
+    assert!(listener.saw("next: judge p/E-Guess-the-Number --interactor"), "{}", listener.printed());
+    // --keep: still listening after each single problem.
+    assert!(listener.child.id() > 0 && listener.send("OPTIONS", &[], b"").0 == 204);
+    let good = summer(root.path(), "good.sh", 0);
+    let bad = summer(root.path(), "bad.sh", 2);
+    let judge = |solver: &str| {
+        super::judge().current_dir(root.path()).args(["p", "--skip-tag", "interactive", "--", solver]).output().unwrap()
+    };
+    let (ok, wrong) = (judge(&good), judge(&bad));
+    let (ok_text, wrong_text) = (String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&wrong.stdout));
+    assert!(ok.status.success() && ok_text.contains("2 passed, 0 failed"), "{ok_text}");
+    assert!(wrong.status.code() == Some(1) && wrong_text.contains("0 passed, 2 failed"), "{wrong_text}");
+}

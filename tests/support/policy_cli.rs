@@ -1,0 +1,205 @@
+//! The sandbox's policy, one property a test, each run as the test's user and, where that is
+//! root, as `nobody` too: no privilege, no network by any call, a cap on tasks, a clean
+//! environment. Each fails on the sandbox before these properties (the probes print what
+//! they got, and the old sandbox let them get it).
+
+use super::{folder, judge};
+use predicates::prelude::*;
+use std::path::Path;
+
+/// Runs `judge cases --json ... ARGS` in `dir` (with `env` set) as this user and, when this
+/// is root, as `nobody`; the report of each run that could be made, with who ran it.
+fn reports(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<(&'static str, serde_json::Value)> {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let mut found = Vec::new();
+    // SAFETY: a plain query.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+    }
+    for who in if root { &["root", "nobody"][..] } else { &["user"][..] } {
+        let json = dir.join(format!("{who}.json"));
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+        command.current_dir(dir).env("NO_COLOR", "1").args(["cases", "--json"]).arg(&json).args(args);
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        if *who == "nobody" {
+            command.uid(65534).gid(65534).env("HOME", dir).env("XDG_CACHE_HOME", dir.join(".cache"));
+        }
+        let out = command.output().unwrap();
+        // As nobody, a judge built where that user cannot reach is not tried.
+        if !json.exists() && *who == "nobody" {
+            continue;
+        }
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{who}: {}", String::from_utf8_lossy(&out.stderr));
+        found.push((*who, serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()));
+    }
+    found
+}
+
+fn verdict(report: &serde_json::Value) -> &str {
+    report["cases"][0]["verdict"].as_str().unwrap_or("none")
+}
+
+/// A case with no input expecting `expected`.
+fn expecting(expected: &str) -> tempfile::TempDir {
+    folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", expected)])
+}
+
+#[test]
+fn a_run_holds_no_capability_whoever_runs_the_judge() {
+    let dir = expecting("caps none\n");
+    for (who, report) in reports(dir.path(), &["--", "@fixture", "caps"], &[]) {
+        assert_eq!(verdict(&report), "AC", "{who}: {report}");
+    }
+    // Without the sandbox a program keeps the judge's bounding set (and, as root, every
+    // capability).
+    judge().current_dir(dir.path()).args(["cases", "--sandbox", "off", "--", "@fixture", "caps"]).assert().code(1);
+}
+
+#[test]
+fn no_socket_but_a_unix_one_by_any_call() {
+    // io_uring makes sockets and sends without the calls a filter sees; netlink, as root,
+    // reconfigures the machine's network.
+    let dir = expecting("uring refused\nnetlink refused\n");
+    for (who, report) in reports(dir.path(), &["--", "@fixture", "uring; netlink"], &[]) {
+        assert_eq!(verdict(&report), "AC", "{who}: {report}");
+    }
+    let open = judge()
+        .current_dir(dir.path())
+        .args(["cases", "--sandbox", "off", "--diff", "unified", "--", "@fixture", "uring; netlink"])
+        .assert()
+        .code(1);
+    // Where the kernel itself has io_uring off, only netlink is open without the sandbox.
+    open.stdout(predicate::str::contains("netlink").and(predicate::str::contains("made")));
+}
+
+#[test]
+fn a_run_s_tasks_are_capped_and_an_honest_one_never_meets_the_cap() {
+    let capped = expecting("threads capped\n");
+    let cap = ["--process-limit", "32", "--", "@fixture", "threads 200"];
+    for (who, report) in reports(capped.path(), &cap, &[]) {
+        if report["sandbox"]["process_limit"] == true {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        } else {
+            // No cgroup with a pids controller for this user (nobody cannot make one): said.
+            assert!(report["sandbox"]["missing"].to_string().contains("processes are not capped"), "{who}: {report}");
+        }
+    }
+    // 100 threads, a JVM's worth, under the default cap.
+    let honest = expecting("threads 100\n");
+    judge().current_dir(honest.path()).args(["cases", "--", "@fixture", "threads 100"]).assert().success();
+    // A cap that is no number of tasks is a usage error, or the case's IE.
+    judge()
+        .current_dir(honest.path())
+        .args(["cases", "--process-limit", "0", "--", "@fixture", "threads 1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("process limit"));
+    std::fs::write(honest.path().join("cases/a/case.toml"), "process_limit = 0\n").unwrap();
+    judge()
+        .current_dir(honest.path())
+        .args(["cases", "--", "@fixture", "threads 1"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("process_limit"));
+}
+
+#[test]
+fn a_run_gets_a_judge_s_environment_and_none_of_the_user_s() {
+    let dir = expecting("SECRET_TOKEN unset\nONLINE_JUDGE=1\nLANG=C.UTF-8\n");
+    let probe = ["--", "@fixture", "getenv SECRET_TOKEN; getenv ONLINE_JUDGE; getenv LANG"];
+    for (who, report) in reports(dir.path(), &probe, &[("SECRET_TOKEN", "hunter2")]) {
+        assert_eq!(verdict(&report), "AC", "{who}: {report}");
+    }
+    // Asked for by name (the judge's value) or with a value.
+    std::fs::write(dir.path().join("cases/a/expected.txt"), "SECRET_TOKEN=hunter2\nEXTRA=x=y\n").unwrap();
+    judge()
+        .current_dir(dir.path())
+        .env("SECRET_TOKEN", "hunter2")
+        .args([
+            "cases",
+            "--env",
+            "SECRET_TOKEN",
+            "--env",
+            "EXTRA=x=y",
+            "--",
+            "@fixture",
+            "getenv SECRET_TOKEN; getenv EXTRA",
+        ])
+        .assert()
+        .success();
+    // HOME and TMPDIR are its scratch folder, where it starts.
+    std::fs::write(dir.path().join("cases/a/expected.txt"), "scratch\n").unwrap();
+    let script = dir.path().join("home.sh");
+    super::sandbox_cli::executable(
+        &script,
+        "[ \"$HOME\" = \"$TMPDIR\" ] && [ \"$HOME\" = \"$(pwd)\" ] && echo scratch\n",
+    );
+    judge().current_dir(dir.path()).args(["cases", "--", "./home.sh"]).assert().success();
+    judge()
+        .current_dir(dir.path())
+        .args(["cases", "--env", "1BAD", "--", "./home.sh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("NAME=VALUE"));
+}
+
+#[test]
+fn the_input_is_read_only_and_freeing_it_is_never_the_run_s_cost() {
+    use std::io::Write;
+    // Written into, stdin would be memory the run holds that no figure showed (400 MiB
+    // counted 2.5 MiB); the copy is sealed, and the run's handle read-only.
+    let dir = expecting("refused\n");
+    let script = dir.path().join("write.sh");
+    super::sandbox_cli::executable(&script, "if (printf x >&0) 2>/dev/null; then echo wrote; else echo refused; fi\n");
+    std::fs::write(dir.path().join("cases/a/input.txt"), "1 2\n").unwrap();
+    judge().current_dir(dir.path()).args(["cases", "--", "./write.sh"]).assert().success();
+    // A 256 MiB input and a program that reads none of it: the judge frees its copy after
+    // the run, so the program's exit does not (some 40 ms of the kernel's time on its CPU).
+    let big = expecting("");
+    let mut file = std::fs::File::create(big.path().join("cases/a/input.txt")).unwrap();
+    let block = vec![b'1'; 1 << 20];
+    for _ in 0..256 {
+        file.write_all(&block).unwrap();
+    }
+    drop(file);
+    judge()
+        .current_dir(big.path())
+        .args(["cases", "--time-limit", "15ms", "--wall-limit", "30s", "--", "/bin/true"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn files_a_run_writes_count_as_its_memory_whoever_runs_the_judge() {
+    // 60 MB into the scratch folder under a 40 MiB limit: as root and as a user alike, the
+    // scratch tmpfs fills at the limit and what it holds is the run's memory (as nobody the
+    // watchdog looked for the tmpfs in the wrong process's mounts, and counted 0).
+    let dir = expecting("x\n");
+    let script = dir.path().join("fill.sh");
+    super::sandbox_cli::executable(&script, "head -c 60000000 /dev/zero > big 2>/dev/null\necho x\n");
+    for (who, report) in reports(dir.path(), &["--memory-limit", "40MiB", "--", "./fill.sh"], &[]) {
+        if report["sandbox"]["scratch_in_memory"] == true {
+            assert_eq!(verdict(&report), "MLE", "{who}: {report}");
+        }
+    }
+}
+
+#[test]
+fn a_root_judge_s_runs_share_an_empty_network_namespace() {
+    // As root, runs join a network namespace the launcher made once: its loopback alone,
+    // down. (As a user, the seccomp filter alone closes the network, as the tests above show.)
+    let dir = expecting("interfaces lo\n");
+    for (who, report) in reports(dir.path(), &["--", "@fixture", "interfaces"], &[]) {
+        if report["sandbox"]["network_namespace"] == true {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        } else if who == "root" {
+            assert!(report["sandbox"]["missing"].to_string().contains("network namespace"), "{report}");
+        }
+    }
+}
