@@ -1,6 +1,7 @@
-//! The compile step: a solver given as a source file (`main.cpp`, `main.c`, `main.rs`,
-//! `main.py`) is built once, the way a judge builds it, into a cache keyed by the source's
-//! bytes and the exact command; a failed build is a compile error (CE), never a crash.
+//! The compile step: a solver given as a source file (`main.cpp`, `Main.java`, `main.py`...,
+//! see [`crate::languages`]) is built once, the way a judge builds it, into a cache keyed by
+//! the source's bytes and the exact command, then run as that judge runs it; a failed build is
+//! a compile error (CE), never a crash, and a missing compiler names the package to install.
 //!
 //! The compiler runs through [`crate::exec::run`] like any other program (contained, with
 //! limits), so a compiler that hangs or forks cannot outlive the build either.
@@ -11,49 +12,13 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The languages built before judging, by file extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Language {
-    C,
-    Cpp,
-    Rust,
-    Python,
-}
-
-impl Language {
-    /// The language of a source file, by its extension.
-    pub fn of(path: &Path) -> Option<Language> {
-        match path.extension()?.to_str()? {
-            "c" => Some(Language::C),
-            "cpp" | "cc" | "cxx" | "c++" => Some(Language::Cpp),
-            "rs" => Some(Language::Rust),
-            "py" => Some(Language::Python),
-            _ => None,
-        }
-    }
-
-    /// The default build command, with `{src}` and `{out}` for the source and the program
-    /// built. Python is only checked for syntax (`{out}` is not used, and no `__pycache__` is
-    /// left beside the source) and then run by `python3`.
-    pub fn default_command(self) -> &'static str {
-        match self {
-            // Judges define ONLINE_JUDGE (POJ, Codeforces, Luogu): a solution's
-            // `#ifndef ONLINE_JUDGE freopen(...)` must behave here as it will there.
-            Language::C => "gcc -O2 -std=gnu11 -DONLINE_JUDGE -o {out} {src} -lm",
-            Language::Cpp => "g++ -O2 -std=gnu++17 -DONLINE_JUDGE -o {out} {src}",
-            Language::Rust => "rustc --edition 2021 -O -o {out} {src}",
-            Language::Python => {
-                "python3 -c \"import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')\" {src}"
-            }
-        }
-    }
-}
+pub use crate::languages::Language;
 
 /// The source file `program` would be built from, and its size in bytes; `None` when its
 /// first word is not a source file.
 pub fn source_of(program: &Program) -> Option<(PathBuf, u64)> {
     let source = PathBuf::from(&program.program);
-    Language::of(&source)?;
+    crate::languages::toolchain(&source, None)?;
     let size = std::fs::metadata(&source).ok().filter(|m| m.is_file())?.len();
     Some((source, size))
 }
@@ -74,10 +39,15 @@ pub struct CompileError {
     pub source: PathBuf,
     pub command: String,
     pub message: String,
+    /// The compiler or the runtime is not installed: a usage error, not the source's fault.
+    pub missing_tool: bool,
 }
 
 impl std::fmt::Display for CompileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.missing_tool {
+            return write!(f, "{}", self.message);
+        }
         let (how, said) = self.message.split_once('\n').unwrap_or((&self.message, ""));
         write!(f, "{} did not compile: {how} (`{}`)", self.source.display(), self.command)?;
         if !said.trim().is_empty() {
@@ -95,17 +65,62 @@ const BUILD_MEMORY_KIB: u64 = 2 << 20;
 const BUILD_TIME: Duration = Duration::from_secs(60);
 
 /// `program` ready to run: unchanged unless its first word is a source file, which is then
-/// built (or found in the cache) with `command` or its language's default.
+/// built (or found in the cache) with `command` or its language's default, and given its
+/// language's run command (the program's own arguments after it).
 pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, CompileError> {
     let source = PathBuf::from(&program.program);
-    let Some(language) = Language::of(&source).filter(|_| source.is_file()) else {
+    let Some(chain) = crate::languages::toolchain(&source, command).filter(|_| source.is_file()) else {
         return Ok(program);
     };
-    let template = command.unwrap_or(language.default_command());
-    let fail = |message: String| CompileError { source: source.clone(), command: template.to_string(), message };
-    let bytes = std::fs::read(&source).map_err(|e| fail(format!("cannot read the source: {e}")))?;
-    let dir = cache_dir().map_err(|e| fail(format!("cannot make the build cache: {e}")))?;
-    let out = dir.join(format!("{}-{}", key(&bytes, template), stem(&source)));
+    let template = chain.build.clone().unwrap_or_default();
+    let fail = |message: String| CompileError {
+        source: source.clone(),
+        command: template.clone(),
+        message,
+        missing_tool: false,
+    };
+    if let Some(why) = crate::languages::missing(&chain.tools, &source) {
+        return Err(CompileError { missing_tool: true, ..fail(why) });
+    }
+    let out = match &chain.build {
+        Some(template) => Some(cached_build(&source, template).map_err(fail)?),
+        None => None,
+    };
+    let words =
+        shlex::split(&chain.run).ok_or_else(|| fail(format!("cannot split the run command '{}'", chain.run)))?;
+    let class = source.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let out_text = out.as_ref().map_or_else(String::new, |o| o.to_string_lossy().into_owned());
+    let mut words = words.into_iter().map(|w| {
+        OsString::from(
+            w.replace("{out}", &out_text).replace("{src}", &source.to_string_lossy()).replace("{class}", &class),
+        )
+    });
+    let Some(first) = words.next() else { return Err(fail("the run command is empty".into())) };
+    let mut args: Vec<OsString> = words.collect();
+    args.extend(program.args);
+    Ok(Program { program: first, args, env: program.env })
+}
+
+/// `program` with `{memory_mib}` in its arguments replaced by a case's memory limit (a JVM's
+/// heap is bounded by it, as judges bound it).
+pub fn for_memory(program: &Program, memory_kib: u64) -> Program {
+    let mib = (memory_kib / 1024).max(1).to_string();
+    let args = program
+        .args
+        .iter()
+        .map(|a| match a.to_str() {
+            Some(text) if text.contains("{memory_mib}") => OsString::from(text.replace("{memory_mib}", &mib)),
+            _ => a.clone(),
+        })
+        .collect();
+    Program { args, ..program.clone() }
+}
+
+/// The program built from `source` by `template`, from the cache or built now.
+fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
+    let bytes = std::fs::read(source).map_err(|e| format!("cannot read the source: {e}"))?;
+    let dir = cache_dir().map_err(|e| format!("cannot make the build cache: {e}"))?;
+    let out = dir.join(format!("{}-{}", key(&bytes, template), stem(source)));
     // One build at a time in this judge: two jobs building the same source at once each
     // renamed their program into place, and the first one's run, whose sandbox named the
     // file it had replaced, could not start it (IE "Permission denied", 1 run of 3 at -j 2).
@@ -124,17 +139,10 @@ pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, Compi
         let _ = std::fs::remove_file(&out);
     }
     if !out.exists() {
-        build(&source, template, &out).map_err(fail)?;
-        seal(&out).map_err(|e| fail(format!("cannot record the build: {e}")))?;
+        build(source, template, &out)?;
+        seal(&out).map_err(|e| format!("cannot record the build: {e}"))?;
     }
-    Ok(match language {
-        Language::Python => {
-            let mut args = vec![source.into_os_string()];
-            args.extend(program.args);
-            Program { program: "python3".into(), args, env: program.env }
-        }
-        _ => Program { program: out.into_os_string(), ..program },
-    })
+    Ok(out)
 }
 
 /// Runs the build into a temporary name, then renames it into place: two judges building
@@ -285,7 +293,19 @@ mod tests {
         assert_eq!(Language::of(Path::new("main.c")), Some(Language::C));
         assert_eq!(Language::of(Path::new("main.rs")), Some(Language::Rust));
         assert_eq!(Language::of(Path::new("main.py")), Some(Language::Python));
+        assert_eq!(Language::of(Path::new("Main.java")), Some(Language::Java));
+        assert_eq!(Language::of(Path::new("main.kt")), Some(Language::Kotlin));
+        assert_eq!(Language::of(Path::new("main.go")), Some(Language::Go));
+        assert_eq!(Language::of(Path::new("main.js")), Some(Language::JavaScript));
         assert_eq!(Language::of(Path::new("a.out")), None);
+    }
+
+    #[test]
+    fn the_memory_limit_reaches_the_jvm_flags_per_case() {
+        let p =
+            Program { program: "java".into(), args: vec!["-Xmx{memory_mib}m".into(), "Main".into()], env: Vec::new() };
+        assert_eq!(for_memory(&p, 65536).args, ["-Xmx64m", "Main"]);
+        assert_eq!(for_memory(&p, 262144).args[0], "-Xmx256m");
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct CaseFile {
     pub points: Option<f64>,
     /// How to build a `solver` given as a source file: `{src}` and `{out}` are replaced.
     pub compiler_cmd: Option<String>,
+    /// `[language.EXT]` tables: how to build (`build`) and run (`run`) sources of another
+    /// language, or which preset to use (`lang`).
+    pub language: Option<toml::Table>,
     /// How a multi-test file is cut into tests: "auto", "off" or a table (see `subcases`).
     pub subcases: Option<toml::Value>,
 }
@@ -84,6 +87,8 @@ pub struct CaseConfig {
     pub checker_dir: Option<PathBuf>,
     /// The folder a relative `interactor` path is taken from.
     pub interactor_dir: Option<PathBuf>,
+    /// What `[language.EXT]` tables say, by extension (outer files first).
+    pub languages: Vec<(String, crate::languages::Custom)>,
     pub subcases: Option<crate::subcases::Split>,
 }
 
@@ -100,6 +105,8 @@ impl CaseConfig {
         } else {
             (outer.checker_cmd, outer.checker_dir)
         };
+        let mut languages = outer.languages;
+        languages.extend(self.languages);
         let (interactor, interactor_dir) = if self.interactor.is_some() {
             (self.interactor, self.interactor_dir)
         } else {
@@ -123,6 +130,7 @@ impl CaseConfig {
             checker_dir,
             interactor,
             interactor_dir,
+            languages,
             subcases: self.subcases.or(outer.subcases),
         }
     }
@@ -137,6 +145,9 @@ impl CaseConfig {
             compiler_cmd: file.compiler_cmd,
             ..CaseConfig::default()
         };
+        if let Some(tables) = &file.language {
+            config.languages = crate::languages::parse_tables(tables)?;
+        }
         if let Some(p) = file.points {
             if !(p.is_finite() && p >= 0.0) {
                 return Err(field("points", format!("{p} is not a number of points: use 0 or more")));

@@ -374,11 +374,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
             None => options.solver.clone(),
         },
     };
+    // A JVM's heap follows this case's memory limit, as judges set it.
+    let solver = crate::build::for_memory(&solver, limits.memory_kib);
     // A program given as a source is built like the solver; one that does not build is IE.
     let tool = |field: &str, cmd: &str, dir: Option<&Path>| {
         let p = parse_command(cmd, &options.builtin_exe).map_err(|e| format!("case.toml: {field}: {e}"))?;
         let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
         crate::build::prepare(beside(p, dir.unwrap_or(folder)), compiler)
+            .map(|p| crate::build::for_memory(&p, 256 << 10))
             .map_err(|e| format!("case.toml: {field}: {e}"))
     };
     let interactor = match (&options.interactor, &case.config.interactor) {

@@ -4,7 +4,9 @@
 //! - oj / Codeforces: `NAME.in` with `NAME.out` or `NAME.ans` in one folder;
 //! - Polygon: `01` (a name of digits only) with `01.a`;
 //! - AtCoder: `in/NAME` with `out/NAME` (usually `NAME.txt`), the two folders side by side;
-//!   the case is named after the folder holding them: `abc100_a/sample_01`.
+//!   the case is named after the folder holding them: `abc100_a/sample_01`;
+//! - cf-tool: `inN.txt` with `ansN.txt` in the problem's folder, the case named `N`;
+//! - cph: the tests of each `.cph/*.prob` file (see [`crate::cph`]).
 //!
 //! An answer without its input is a case with a problem (IE), never silently dropped.
 
@@ -47,8 +49,13 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
         return cases_of(root, owner, pairs.list, settings, |key| format!("in/{key}"), strip_txt);
     }
     let mut pairs = Pairs::default();
+    let mut cf_tool = Pairs::default();
     for path in regular_files(dir) {
         let file_name = path.file_name().unwrap_or_default().to_os_string();
+        if let Some((number, is_input)) = cf_tool_test(&file_name) {
+            add(&mut cf_tool, number, path, is_input);
+            continue;
+        }
         let (Some(stem), ext) = (path.file_stem(), path.extension()) else { continue };
         let stem = stem.to_os_string();
         match ext.map(OsStr::to_string_lossy).as_deref() {
@@ -60,7 +67,21 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
         }
     }
     let input_name = |key: &str| if all_digits(OsStr::new(key)) { key.to_string() } else { format!("{key}.in") };
-    cases_of(root, dir, pairs.list, settings, input_name, str::to_string)
+    let mut cases = cases_of(root, dir, pairs.list, settings, input_name, str::to_string);
+    cases.extend(cases_of(root, dir, cf_tool.list, settings, |n| format!("in{n}.txt"), str::to_string));
+    cases.extend(crate::cph::cases(root, dir, settings));
+    cases
+}
+
+/// cf-tool's test files: `in1.txt` (an input) and `ans1.txt` (its answer), by number.
+fn cf_tool_test(name: &OsStr) -> Option<(OsString, bool)> {
+    let text = name.to_str()?.strip_suffix(".txt")?;
+    let (number, is_input) = match (text.strip_prefix("in"), text.strip_prefix("ans")) {
+        (Some(n), _) => (n, true),
+        (_, Some(n)) => (n, false),
+        _ => return None,
+    };
+    all_digits(OsStr::new(number)).then(|| (OsString::from(number), is_input))
 }
 
 /// The regular files directly in `dir`, hidden and backup files left out.
@@ -177,6 +198,22 @@ pub(crate) mod tests {
         );
         let cases = discover(&[dir.path().join("abc100_a")]).unwrap();
         assert_eq!(cases[1].name, "sample_01", "the folder given is the root: no prefix");
+    }
+
+    #[test]
+    fn cf_tool_pairs_in_and_ans_by_number() {
+        let dir = tree(&["1/in1.txt", "1/ans1.txt", "1/in2.txt", "1/ans3.txt", "1/input.txt", "1/inx.txt"]);
+        let cases = found(&dir);
+        assert_eq!(
+            cases,
+            [
+                ("1".into(), true, false, false),
+                ("1/1".into(), true, true, false),
+                ("1/2".into(), true, false, false),
+                ("1/3".into(), false, true, true),
+            ],
+            "the folder's own input.txt is a case too; ans3.txt alone is a problem"
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! report (pure) -> the CLI prints**. Each step is one module and knows nothing of the steps
 //! after it:
 //!
-//! - [`cases`]: walks folders (a folder per case, or the pairs of oj, Polygon and AtCoder
-//!   found by [`layouts`]), passes `case.toml` settings down, orders names naturally. A broken case is
+//! - [`cases`]: walks folders (a folder per case, or the pairs of oj, Polygon, AtCoder and
+//!   cf-tool found by [`layouts`], and cph's `.prob` files read by [`cph`]), passes `case.toml` settings down, orders names naturally. A broken case is
 //!   recorded on that case (IE), never fatal to the run.
 //! - [`exec`]: runs one process under limits and returns [`exec::Facts`]: exit code or
 //!   signal, CPU time and peak RSS of the whole process tree, wall time, output, and whether
@@ -53,9 +53,11 @@
 //! 0 every case passed; 1 some case failed; 2 usage or configuration error; 3 internal error.
 
 pub mod build;
+pub mod bundled;
 pub mod cases;
 pub mod check;
 pub mod cli;
+pub mod cph;
 pub mod deps;
 pub mod diff;
 pub mod engine;
@@ -64,6 +66,7 @@ pub mod fixture;
 pub mod gen;
 pub mod interact;
 pub mod interrupt;
+pub mod languages;
 pub mod launcher;
 pub mod layouts;
 pub mod limits;

@@ -190,6 +190,17 @@ pub fn find(name: &str) -> Result<Problem, String> {
     })
 }
 
+/// What `judge --problem` alone prints: one line per problem, its name, limits and what its
+/// judge sends.
+pub fn listing() -> String {
+    let mut out = String::from("Problems (judge --problem NAME -- YOUR_PROGRAM):\n");
+    for p in PROBLEMS {
+        let time = p.time_limit.as_millis();
+        out += &format!("  {:<12} {time:>5} ms {:>4} MiB  {}\n", p.name, p.memory_kib / MIB, p.title);
+    }
+    out
+}
+
 impl Problem {
     /// The parts of the solver file a submission to this problem leaves out (see
     /// [`crate::submit`]): a judge passes no arguments and reads no stderr, and each input

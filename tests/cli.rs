@@ -555,7 +555,7 @@ fn judge_orders_oj_pairs_naturally_and_skips_backups() {
     let names: Vec<String> = String::from_utf8(out)
         .unwrap()
         .lines()
-        .skip(1)
+        .skip(2)
         .take_while(|l| !l.is_empty())
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect();
@@ -906,7 +906,7 @@ fn tags_choose_cases_and_a_choice_of_nothing_is_a_usage_error() {
         let out = judge().arg(dir.path()).args(args).output().unwrap();
         assert!(out.status.success(), "{args:?}");
         let text = String::from_utf8(out.stdout).unwrap();
-        text.lines().skip(1).take_while(|l| !l.is_empty()).map(|l| l[..1].to_string()).collect::<Vec<_>>().join("")
+        text.lines().skip(2).take_while(|l| !l.is_empty()).map(|l| l[..1].to_string()).collect::<Vec<_>>().join("")
     };
     assert_eq!(names(&["--tag", "poj2676"]), "ab");
     assert_eq!(names(&["--tag", "poj2676", "--skip-tag", "hard"]), "b");
@@ -950,6 +950,12 @@ fn without_a_path_the_judge_looks_in_cases_then_test_then_tests() {
 
 #[path = "support/live_cli.rs"]
 mod live_cli;
+
+#[path = "support/anywhere_cli.rs"]
+mod anywhere_cli;
+
+#[path = "support/languages_cli.rs"]
+mod languages_cli;
 
 #[path = "support/listen_cli.rs"]
 mod listen_cli;

@@ -47,6 +47,10 @@ fn run() -> i32 {
         return 2;
     }
     let cli = Cli::parse();
+    if cli.lists_problems() {
+        print!("{}", sudoku_judge::problems::listing());
+        return 0;
+    }
     let misplaced = sudoku_judge::cli::flags_after_command(&cli.command);
     if !misplaced.is_empty() {
         eprintln!(
@@ -62,17 +66,76 @@ fn run() -> i32 {
         Ok(e) => e,
         Err(e) => return usage(format!("cannot find the judge executable for @sudoku: {e}")),
     };
+    // Which program, when none is given: refused below only if some case has none of its own.
+    let (solver_text, picked, no_solver) = match cli.solver_text() {
+        Ok((text, why)) => (text, why, None),
+        Err(e) => (String::new(), None, Some(e)),
+    };
+    let given = cli.given_paths();
+    let local = sudoku_judge::cli::paths_or_default(&given);
+    if local.is_none() && cli.problem().is_none() {
+        return usage(
+            "no path given and no cases/, test/ or tests/ folder here: name the folder to judge, or give \
+             --problem NAME (judge --problem lists them)"
+                .into(),
+        );
+    }
+    let local = match local.map(|paths| cases::discover_with_warnings(&paths).map(|found| (paths, found))) {
+        None => None,
+        Some(Ok((paths, (found, warnings)))) => {
+            for w in warnings {
+                eprintln!("judge: warning: {w}");
+            }
+            Some((paths, found))
+        }
+        Some(Err(e)) => return usage(e.to_string()),
+    };
+    let mut tagged_only = true;
+    let (paths, found) = match (cli.problem(), local) {
+        (Some(problem), local) => {
+            let scratch = sudoku_judge::interrupt::temp_root().join("bundled");
+            match sudoku_judge::cli::defaults::suite(&problem, &given, local, &scratch) {
+                Ok(suite) => {
+                    eprintln!("judge: note: {}", suite.note);
+                    tagged_only = suite.tagged_only;
+                    (suite.paths, suite.cases)
+                }
+                Err(e) => return usage(e),
+            }
+        }
+        (None, Some((paths, found))) => {
+            if given.is_empty() && paths[0] != std::path::Path::new("cases") {
+                eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
+            }
+            (paths, found)
+        }
+        (None, None) => return usage("no path given and no cases/, test/ or tests/ folder here".into()),
+    };
+    // `[language.EXT]` tables in case.toml say how to build and run other languages: they
+    // must be known before the solver is built, and a bad one stops the run.
+    if let Some(bad) = found.iter().find_map(|c| c.problem.as_ref().filter(|p| p.contains("[language."))) {
+        return usage(bad.clone());
+    }
+    for case in &found {
+        for (ext, custom) in &case.config.languages {
+            sudoku_judge::languages::set_custom(ext, custom.clone());
+        }
+    }
     let terminal = std::io::stderr().is_terminal();
     // Building a solver takes seconds (rustc about 9): say so while it happens.
     let spinner = cli.building(&exe).and_then(|what| live::spinner(&format!("building {what}"), terminal));
+    let exe_for_header = exe.clone();
     let options = cli.options(exe);
     if let Some(spin) = spinner {
         spin.finish_and_clear();
     }
-    let options = match options {
+    let mut options = match options {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    if !tagged_only {
+        options.suite = None;
+    }
     let protections = sudoku_judge::sandbox::protections(cli.judging.sandbox);
     if !protections.missing.is_empty() {
         if cli.judging.sandbox == sudoku_judge::sandbox::Level::Strict {
@@ -94,25 +157,10 @@ fn run() -> i32 {
     }
     if let Some(why) = sudoku_judge::build::over_limit(&options.solver_source, options.source_limit) {
         eprintln!("judge: CE: {why}");
-        if let Some(p) = cli.problem {
+        if let Some(p) = cli.problem() {
             eprintln!("judge: note: `judge submit {}` writes the solver cut to fit", p.name);
         }
     }
-    let Some(paths) = sudoku_judge::cli::paths_or_default(&cli.paths) else {
-        return usage("no path given and no cases/, test/ or tests/ folder here: name the folder to judge".into());
-    };
-    if cli.paths.is_empty() && paths[0] != std::path::Path::new("cases") {
-        eprintln!("judge: note: judging {}/ (no cases/ here)", paths[0].display());
-    }
-    let found = match cases::discover_with_warnings(&paths) {
-        Ok((c, warnings)) => {
-            for w in warnings {
-                eprintln!("judge: warning: {w}");
-            }
-            c
-        }
-        Err(e) => return usage(e.to_string()),
-    };
     if found.is_empty() {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return usage(format!(
@@ -146,6 +194,9 @@ fn run() -> i32 {
     if options.jobs > 1 {
         eprintln!("judge: note: {} cases at once; timings are noisier under parallel load", options.jobs);
     }
+    if let Some(e) = no_solver.filter(|_| engine::select(&found, &options).iter().any(|c| c.config.solver.is_none())) {
+        return usage(e);
+    }
     let stdout = std::io::stdout();
     let color = match cli.color.as_str() {
         "always" => true,
@@ -163,6 +214,23 @@ fn run() -> i32 {
     );
     // `--json -`: the JSON is stdout, and the table goes to stderr.
     let sink = if json_to_stdout { Sink::Stderr } else { Sink::Stdout };
+    // The first line of every report names the program judged.
+    let built = cli.building(&exe_for_header).map(|b| format!(", built from {b}")).unwrap_or_default();
+    let how = picked.map(|why| format!(" ({why})")).unwrap_or_default();
+    let own = chosen.iter().filter(|c| c.config.solver.is_some()).count();
+    let header = if solver_text.is_empty() || own == chosen.len() {
+        "solver: each case's own (its case.toml's solver)".to_string()
+    } else if own > 0 {
+        let solver = sudoku_judge::report::tame(&solver_text);
+        format!("solver: {solver}{how}{built}; {own} of {} cases name their own in case.toml", chosen.len())
+    } else {
+        format!("solver: {}{how}{built}", sudoku_judge::report::tame(&solver_text))
+    };
+    if json_to_stdout {
+        eprintln!("{header}");
+    } else {
+        println!("{header}");
+    }
     let live = Live::start(layout, style, sink, chosen.len(), terminal);
     let results = engine::run_all(&found, &options, &|event| live.event(event));
     let rows = live.finish();

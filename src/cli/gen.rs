@@ -19,7 +19,7 @@ As a stress generator, `@gen ARGS` takes the seed as its last argument, like tes
 
 /// Generates Sudoku puzzles with a given property, deterministically.
 #[derive(Debug, Parser)]
-#[command(name = "judge gen", about, after_help = AFTER_HELP)]
+#[command(name = "judge gen", after_help = AFTER_HELP)]
 pub struct GenCli {
     /// 9x9, 16x16, samurai, twodoku, butterfly, flower or sohei.
     #[arg(long, value_name = "SHAPE", default_value = "9x9", value_parser = Shape::parse)]

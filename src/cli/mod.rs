@@ -1,5 +1,6 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
+pub mod defaults;
 pub mod gen;
 pub mod listen;
 pub mod live;
@@ -15,6 +16,13 @@ use clap::Parser;
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
+Commands (each with its own --help):
+  judge [PATH]...  judge a program on folders of cases (this help)
+  judge gen        generate Sudoku puzzles with a given property
+  judge stress     run a solver on generated inputs until one fails, and shrink that input
+  judge submit     write the bundled solver cut to one problem's judge, small enough to paste
+  judge listen     receive problems from the Competitive Companion browser extension
+
 Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points, TLE time,
 MLE memory, OLE output, RE runtime error (exit code or signal), CE compile error (the solver's
 source did not build, or is over the judge's source limit), IE internal error (bad case or
@@ -23,28 +31,31 @@ Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
 
 Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
-cases); 3 internal error (a report could not be written).
+cases, a language's compiler or runtime not installed, a bad [language.EXT] table); 3 internal
+error (a report could not be written).
 
-Built-in programs: @sudoku (the bundled solver, the default), @gen (the puzzle generator),
-@fixture (a misbehaving solver for testing the harness) and @interactor (the interactor of
-cases/interactive).
+Built-in programs: @sudoku (the bundled solver, the default in this repository), @gen (the
+puzzle generator), @fixture (a misbehaving solver for testing the harness) and @interactor (the
+interactor of cases/interactive).";
 
-More commands: `judge gen --help` (generate puzzles), `judge stress --help` (find, shrink and
-keep an input that breaks a solver), `judge listen --help` (receive problems from the
-Competitive Companion browser extension).";
-
-/// Replays case folders against a solver under judge limits.
+/// Judges a program on folders of test cases, under a judge's time, memory and source limits.
 #[derive(Debug, Parser)]
-#[command(name = "judge", version, about, after_help = AFTER_HELP)]
+#[command(name = "judge", version, after_help = AFTER_HELP)]
 pub struct Cli {
     /// Case folders or files to judge [default: the first of cases/, test/ (oj download)
     /// and tests/ in the working folder].
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// The solver command, split like a shell would (no shell is run).
-    #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
-    pub solver: String,
+    /// A folder to judge, as oj's `-d DIR` (the same as giving it as a PATH; repeatable).
+    #[arg(short = 'd', long = "directory", value_name = "DIR")]
+    pub directories: Vec<PathBuf>,
+
+    /// The solver command, split like a shell would (no shell is run) [default: in this
+    /// repository @sudoku, the bundled solver; elsewhere ./a.out, else the one main.* or other
+    /// source file in the working folder].
+    #[arg(short, long, value_name = "CMD")]
+    pub solver: Option<String>,
 
     /// A trusted solution: its output on each case replaces the expected output, and its
     /// CPU time is shown beside the solver's.
@@ -97,9 +108,10 @@ pub struct Cli {
     /// Judge as that problem's judge does: its suite (cases tagged NAME), its time and memory
     /// limits, its source limit and its checker, unless flags say otherwise. NAME: poj2676,
     /// poj3074, acwing166, luogu1784, samurai, poj3076, acwing169 or spoj-sudoku. Cases tagged
-    /// `hard` need a fast solver (--skip-tag hard).
-    #[arg(long, value_name = "NAME", value_parser = crate::problems::find)]
-    pub problem: Option<crate::problems::Problem>,
+    /// `hard` need a fast solver (--skip-tag hard). The suite is the working folder's, else the
+    /// copy built into judge. Without NAME: lists them.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, value_parser = crate::problems::find)]
+    pub problem: Option<Option<crate::problems::Problem>>,
 
     /// Stop at the first failing case; the rest are SK.
     #[arg(long)]
@@ -166,11 +178,22 @@ pub struct JudgingArgs {
     #[arg(long, value_name = "CMD", conflicts_with = "checker")]
     pub checker_cmd: Option<String>,
 
-    /// How to build a solver, reference or checker given as a source file (.c, .cpp, .cc, .rs,
-    /// .py), with {src} and {out} for the source and the program built, e.g.
-    /// "g++-9 -O2 -std=c++14 -o {out} {src}" [default: by language, see README].
-    #[arg(long, value_name = "CMD", alias = "compile-cmd", value_parser = build_command)]
+    /// How to build a solver, reference or checker given as a source file, with {src} and
+    /// {out} for the source and the program built, e.g. "g++-9 -O2 -std=c++14 -o {out} {src}"
+    /// [default: by language, see README: .c .cpp .rs .py .java .kt .go .js].
+    #[arg(long, value_name = "CMD", alias = "compile-cmd", value_parser = crate::languages::check_build)]
     pub compiler_cmd: Option<String>,
+
+    /// How to run the solver given as a source file, with {out} the program --compiler-cmd
+    /// built, {src} the source and {memory_mib} the memory limit, e.g. "ruby {src}" (any
+    /// language: no build needed) [default: by language, see README].
+    #[arg(long, value_name = "CMD", value_parser = crate::languages::check_run)]
+    pub run_cmd: Option<String>,
+
+    /// Build and run the solver's source as this language does: c, cpp, rust, python, pypy,
+    /// java, kotlin, go or javascript [default: by its extension; .py is python].
+    #[arg(long, value_name = "NAME", value_parser = crate::languages::Language::parse)]
+    pub lang: Option<crate::languages::Language>,
 
     /// How runs are isolated: auto (every protection this kernel offers: files, network,
     /// signals, a scratch folder; the default), strict (all of them, or no run), or off (as
@@ -185,6 +208,28 @@ pub struct JudgingArgs {
 }
 
 impl JudgingArgs {
+    /// Records `--lang` and `--run-cmd` for the extension of the solver's source (given as
+    /// text or as words after `--`); an error when the solver is not a source file.
+    pub fn register_language(&self, solver_text: &str, words: &[String]) -> Result<(), String> {
+        if self.run_cmd.is_none() && self.lang.is_none() {
+            return Ok(());
+        }
+        let first = match words.first() {
+            Some(w) => Some(w.clone()),
+            None => shlex::split(solver_text).and_then(|w| w.into_iter().next()),
+        };
+        let ext = first.as_deref().map(std::path::Path::new).and_then(|p| p.extension()).and_then(|e| e.to_str());
+        let Some(ext) = ext else {
+            return Err(format!(
+                "--run-cmd and --lang say how to run a solver given as a source file (main.rb, main.py); '{}' is not one",
+                first.unwrap_or_default()
+            ));
+        };
+        let custom = crate::languages::Custom { preset: self.lang, build: None, run: self.run_cmd.clone() };
+        crate::languages::set_custom(ext, custom);
+        Ok(())
+    }
+
     /// The checker asked for, if any.
     pub fn checker(&self, builtin_exe: &std::path::Path) -> Result<Option<Checker>, String> {
         Ok(match (&self.checker, &self.checker_cmd) {
@@ -225,9 +270,17 @@ pub(crate) fn resolve(
 ) -> Result<Program, String> {
     let program = engine::parse_command(text, builtin_exe).map_err(|e| format!("{flag}: {e}"))?;
     crate::exec::use_launcher(builtin_exe);
-    let program = crate::build::prepare(program, compiler).map_err(|e| format!("{flag}: CE: {e}"))?;
+    let program = crate::build::prepare(program, compiler).map_err(|e| match e.missing_tool {
+        true => format!("{flag}: {e}"),
+        false => format!("{flag}: CE: {e}"),
+    })?;
+    // A JVM checker or reference gets a heap of its own (a solver's follows each case's limit).
+    let program = crate::build::for_memory(&program, TOOL_HEAP_KIB);
     checked(program).map_err(|e| format!("{flag}: {e}"))
 }
+
+/// The heap of a JVM reference, checker or interactor.
+const TOOL_HEAP_KIB: u64 = 256 << 10;
 
 /// The solver, from `--solver TEXT` or the words after `--` (which win), ready to run; or,
 /// beside it, why its source did not build (its cases are then CE).
@@ -246,6 +299,8 @@ pub(crate) fn build_solver(
     crate::exec::use_launcher(builtin_exe);
     match crate::build::prepare(program.clone(), compiler) {
         Ok(built) => Ok((checked(built)?, None)),
+        // Not the source's fault: the user must install something first.
+        Err(e) if e.missing_tool => Err(e.to_string()),
         Err(e) => Ok((program, Some(e.to_string()))),
     }
 }
@@ -272,11 +327,44 @@ pub(crate) fn checked(program: Program) -> Result<Program, String> {
 }
 
 impl Cli {
+    /// The problem `--problem NAME` names (`None` also for `--problem` alone, which lists).
+    pub fn problem(&self) -> Option<crate::problems::Problem> {
+        self.problem.flatten()
+    }
+
+    /// Whether `--problem` was given without a name: list the problems.
+    pub fn lists_problems(&self) -> bool {
+        self.problem == Some(None)
+    }
+
+    /// The paths given, as PATH or `-d DIR`, in that order.
+    pub fn given_paths(&self) -> Vec<PathBuf> {
+        self.paths.iter().chain(&self.directories).cloned().collect()
+    }
+
+    /// The solver's command as text (`--solver`, or the words after `--`, which win, or the
+    /// default picked in the working folder), and why it was picked when it was.
+    pub fn solver_text(&self) -> Result<(String, Option<&'static str>), String> {
+        if !self.command.is_empty() {
+            return Ok((shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default(), None));
+        }
+        if let Some(s) = &self.solver {
+            return Ok((s.clone(), None));
+        }
+        let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
+        let picked = defaults::solver(&here)?;
+        Ok((picked.command, Some(picked.why)))
+    }
+
     /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
     pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
+        // Without a solver to pick, a stand-in: a run whose cases all name their own in
+        // case.toml needs none, and `judge` refuses the others before anything runs.
+        let text = self.solver_text().map_or_else(|_| "@sudoku".to_string(), |(t, _)| t);
+        self.judging.register_language(&text, &self.command)?;
         let source = self.solver_source(&builtin_exe);
         // A problem's judge builds with its own command, where it is known.
-        let judge_build = self.problem.and_then(|p| {
+        let judge_build = self.problem().and_then(|p| {
             let language = crate::build::Language::of(&source.as_ref()?.0)?;
             match language {
                 crate::build::Language::Rust => p.submission.rust_build,
@@ -285,7 +373,7 @@ impl Cli {
             }
         });
         let compiler = self.judging.compiler_cmd.as_deref().or(judge_build);
-        let (solver, solver_error) = build_solver(&self.solver, &self.command, &builtin_exe, compiler)?;
+        let (solver, solver_error) = build_solver(&text, &self.command, &builtin_exe, compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
         let interactor = self
             .interactor
@@ -297,7 +385,7 @@ impl Cli {
             repeat: usize::from(self.repeat),
             filter: self.filter.clone(),
             tags: self.tags.clone(),
-            suite: self.problem.map(|p| p.name.to_string()),
+            suite: self.problem().map(|p| p.name.to_string()),
             skip_tags: self.skip_tags.clone(),
             fail_fast: self.fail_fast,
             reference,
@@ -305,7 +393,7 @@ impl Cli {
             ..Options::new(solver, builtin_exe.clone())
         };
         let options = self.judging.apply(options, &builtin_exe)?;
-        Ok(match self.problem {
+        Ok(match self.problem() {
             // The problem's judge sets what the flags leave open; case.toml cannot loosen it.
             Some(p) => Options {
                 solver_error,
@@ -325,11 +413,17 @@ impl Cli {
     /// when the solver is not a source file.
     pub fn building(&self, builtin_exe: &std::path::Path) -> Option<String> {
         let (source, _) = self.solver_source(builtin_exe)?;
-        let command = match &self.judging.compiler_cmd {
-            Some(c) => c.clone(),
-            None => crate::build::Language::of(&source)?.default_command().to_string(),
+        let chain = crate::languages::toolchain(&source, self.judging.compiler_cmd.as_deref())?;
+        let command = chain.build.unwrap_or(chain.run);
+        let words = shlex::split(&command).unwrap_or_default();
+        // `sh -c 'javac ...'`: the tool is the first word of the script.
+        let compiler = match words.as_slice() {
+            [sh, c, script, ..] if sh == "sh" && c == "-c" => {
+                script.split_whitespace().next().unwrap_or("sh").to_string()
+            }
+            [first, ..] => first.clone(),
+            [] => "the compiler".to_string(),
         };
-        let compiler = command.split_whitespace().next().unwrap_or("the compiler").to_string();
         let name =
             source.file_name().map_or_else(|| source.display().to_string(), |n| n.to_string_lossy().into_owned());
         Some(format!("{} with {}", crate::report::tame(&name).replace('\n', "\\n"), crate::report::tame(&compiler)))
@@ -337,7 +431,7 @@ impl Cli {
 
     fn solver_source(&self, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
         let program = if self.command.is_empty() {
-            engine::parse_command(&self.solver, builtin_exe)
+            engine::parse_command(&self.solver_text().ok()?.0, builtin_exe)
         } else {
             engine::from_words(&self.command, builtin_exe)
         };
@@ -381,17 +475,6 @@ pub fn flags_after_command(command: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A build command must say where the source and the program go: without `{out}` the judge
-/// would never find what it built.
-fn build_command(text: &str) -> Result<String, String> {
-    match (text.contains("{src}"), text.contains("{out}")) {
-        (true, true) => Ok(text.to_string()),
-        _ => Err(format!(
-            "the build command must name {{src}} and {{out}}, like \"g++ -O2 -o {{out}} {{src}}\"; found \"{text}\""
-        )),
-    }
-}
-
 /// The folders looked in, in order, when no path is given: ours, `oj download`'s, and the
 /// usual other name.
 pub const DEFAULT_FOLDERS: [&str; 3] = ["cases", "test", "tests"];
@@ -430,8 +513,10 @@ pub(crate) fn check_program_exists(program: &std::ffi::OsStr) -> Result<(), Stri
             .is_ok_and(|n| head[..n].starts_with(b"#!") || head[..n] == *b"\x7fELF");
         return Err(match path.extension().and_then(|e| e.to_str()).filter(|_| !program_like) {
             Some(ext) => format!(
-                "solver '{shown}' is not a program: .{ext} is not a language the judge builds (.c, .cpp, .rs, .py); \
-                 give the command that runs it, like --solver 'java Main'"
+                "solver '{shown}' is not a program: .{ext} is not a language the judge knows (.c, .cpp, .rs, .py, \
+                 .java, .kt, .go, .js): say how to run it, like --run-cmd 'ruby {{src}}' (with --compiler-cmd \
+                 '... {{src}} ... {{out}}' and --run-cmd '{{out}}' when it is compiled), or in a [language.{ext}] \
+                 table in case.toml"
             ),
             None => format!("solver '{shown}' is not executable: chmod +x {shown}"),
         });

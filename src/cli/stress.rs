@@ -25,7 +25,7 @@ usage, or the generator or the reference failed; 3 a report could not be written
 
 /// Runs a solver on generated inputs until one fails, then shrinks that input.
 #[derive(Debug, Parser)]
-#[command(name = "judge stress", about, after_help = AFTER_HELP)]
+#[command(name = "judge stress", after_help = AFTER_HELP)]
 #[command(mut_arg("checker", |a| a.help(
     "Built-in checker: lines, exact, tokens, sudoku, float (1e-6) or floatN (1e-N) [default: sudoku for @gen, \
      lines otherwise]"
@@ -87,6 +87,7 @@ pub struct StressCli {
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
         let compiler = self.judging.compiler_cmd.as_deref();
+        self.judging.register_language(&self.solver, &self.command)?;
         let (solver, solver_error) = build_solver(&self.solver, &self.command, &exe, compiler)?;
         let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;

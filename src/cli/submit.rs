@@ -18,7 +18,7 @@ file could not be written.";
 
 /// Writes a solver file tailored to one problem's judge, small enough to paste.
 #[derive(Debug, Parser)]
-#[command(name = "judge submit", about, after_help = AFTER_HELP)]
+#[command(name = "judge submit", after_help = AFTER_HELP)]
 pub struct SubmitCli {
     /// The problem: poj2676, poj3074, acwing166, luogu1784, samurai, poj3076, acwing169 or
     /// spoj-sudoku.

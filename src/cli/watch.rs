@@ -89,14 +89,15 @@ pub fn main() -> i32 {
             return 2;
         }
     };
-    let Some(paths) = super::paths_or_default(&cli.paths) else {
+    let Some(paths) = super::paths_or_default(&cli.given_paths()) else {
         eprintln!("judge: no path given and no cases/, test/ or tests/ folder here: name the folder to watch");
         return 2;
     };
-    let program = if cli.command.is_empty() {
-        engine::parse_command(&cli.solver, &exe)
-    } else {
-        engine::from_words(&cli.command, &exe)
+    // The solver as `judge` picks it (given, or found in the working folder).
+    let program = match cli.solver_text() {
+        Ok(_) if !cli.command.is_empty() => engine::from_words(&cli.command, &exe),
+        Ok((text, _)) => engine::parse_command(&text, &exe),
+        Err(e) => Err(e),
     };
     // The solver's source, or the program itself and any file its arguments name (a script,
     // `python3 sol.py`).

@@ -110,3 +110,38 @@ fn discovery_never_follows_a_link_out_of_the_tree() {
         .stdout(predicate::str::ends_with("2 passed, 0 failed\n"))
         .stderr(predicate::str::contains("a link to a folder outside"));
 }
+
+#[test]
+fn cf_tool_and_cph_tests_are_read_like_the_other_layouts() {
+    let prob = r#"{"name":"A","url":"","interactive":false,"memoryLimit":256,"timeLimit":1000,"group":"g",
+        "tests":[{"input":"1 2\n","output":"3\n","id":7},{"input":"2 2\n","output":"5\n","id":8}],
+        "srcPath":"/elsewhere/add.py","local":true}"#;
+    let dir = folder(&[
+        ("add.py", ADD_PY),
+        ("cf/contest/1/a/in1.txt", "1 2\n"),
+        ("cf/contest/1/a/ans1.txt", "3\n"),
+        ("cf/contest/1/a/in2.txt", "2 2\n"),
+        ("cf/contest/1/a/ans2.txt", "5\n"),
+        ("cph/.cph/.add.py_5f2b51ca2fdc5baa31ec02e002f69aec.prob", prob),
+    ]);
+    let out = judge()
+        .current_dir(dir.path())
+        .args(["cf", "cph", "--json", "-", "--", "python3", "add.py"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let verdicts: Vec<(String, String)> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap().to_string(), c["verdict"].as_str().unwrap().to_string()))
+        .collect();
+    let want = [("contest/1/a/1", "AC"), ("contest/1/a/2", "WA"), ("add.py/1", "AC"), ("add.py/2", "WA")];
+    assert_eq!(verdicts, want.map(|(n, v)| (n.to_string(), v.to_string())));
+    // cph keeps the problem's limits (Competitive Companion's): they apply.
+    let cph = &report["cases"][2]["limits"];
+    assert_eq!((cph["time"].as_u64(), cph["memory_kib"].as_u64()), (Some(1000), Some(256 * 1024)), "{cph}");
+}

@@ -14,14 +14,61 @@ fn help_names_every_problem_and_the_ce_verdict() {
 }
 
 #[test]
+fn help_lists_every_command_and_each_command_says_first_what_it_does() {
+    let out = judge().arg("--help").assert().success().get_output().stdout.clone();
+    let help = String::from_utf8(out).unwrap();
+    assert!(help.starts_with("Judges a program on folders of test cases"), "{help}");
+    for command in ["judge gen ", "judge stress ", "judge submit ", "judge listen "] {
+        assert!(help.contains(command), "{command} missing from judge --help:\n{help}");
+    }
+    for (command, first) in [
+        ("gen", "Generates Sudoku puzzles"),
+        ("stress", "Runs a solver on generated inputs"),
+        ("submit", "Writes a solver file tailored"),
+        ("listen", "Receives problems from the Competitive Companion"),
+    ] {
+        let out = judge().args([command, "--help"]).assert().success().get_output().stdout.clone();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with(first), "judge {command} --help starts: {}", text.lines().next().unwrap_or(""));
+    }
+}
+
+#[test]
+fn problem_alone_lists_the_problems_with_their_limits() {
+    let out = judge().arg("--problem").assert().success().get_output().stdout.clone();
+    let list = String::from_utf8(out).unwrap();
+    for p in &sudoku_judge::problems::PROBLEMS {
+        let line = list.lines().find(|l| l.split_whitespace().next() == Some(p.name));
+        let line = line.unwrap_or_else(|| panic!("{} not listed:\n{list}", p.name));
+        assert!(line.contains(&format!("{} ms", p.time_limit.as_millis())), "{line}");
+    }
+    // After the other flags too, and whatever folder it is run from.
+    let elsewhere = folder(&[("notes.md", "nothing")]);
+    judge().current_dir(elsewhere.path()).args(["--filter", "x", "--problem"]).assert().success().stdout(list);
+}
+
+#[test]
+fn ojs_directory_flag_names_a_folder_to_judge() {
+    let dir = folder(&[("test/sample-1.in", "print 1\n"), ("test/sample-1.out", "1\n")]);
+    for flag in ["-d", "--directory"] {
+        judge()
+            .current_dir(dir.path())
+            .args([flag, "test", "--solver", "@fixture"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("sample-1").and(predicate::str::ends_with("1 passed, 0 failed\n")));
+    }
+}
+
+#[test]
 fn a_solver_that_is_not_a_program_is_a_usage_error_naming_the_cause() {
-    let dir = folder(&[("Main.java", "class Main {}\n"), ("a.out", "#!/bin/sh\necho 1\n")]);
+    let dir = folder(&[("main.pas", "begin end.\n"), ("a.out", "#!/bin/sh\necho 1\n"), ("cases/a/input.txt", "1\n")]);
     judge()
         .current_dir(dir.path())
-        .args(["/nonexistent-cases", "--solver", "./Main.java"])
+        .args(["--solver", "./main.pas"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("not a program").and(predicate::str::contains("java Main")));
+        .stderr(predicate::str::contains("not a program").and(predicate::str::contains("--run-cmd")));
     judge()
         .current_dir(dir.path())
         .args(["--solver", "./a.out"])
