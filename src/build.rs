@@ -145,27 +145,35 @@ fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
     Ok(out)
 }
 
-/// Runs the build into a temporary name, then renames it into place: two judges building
-/// the same source at once never run a half-written program.
+/// Runs the build in the sandbox ([`exec::run_build`]), writing into a fresh folder of its
+/// own, then copies the program to a temporary name in the cache and renames it into place:
+/// two judges building the same source at once never run a half-written program, and the
+/// compiler never writes the cache (where it could rewrite another program) nor reads what
+/// the sandbox hides (a secret, a case's answer) through `#include` or `include_str!`.
 fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
     // Unique to this build: two threads of one judge (parallel cases sharing a source)
     // must not write the same file.
     static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let partial = out.with_extension(format!("partial-{}-{n}", std::process::id()));
+    let work = tempfile::Builder::new()
+        .prefix("build-")
+        .tempdir_in(crate::interrupt::temp_root())
+        .map_err(|e| format!("cannot make a folder for the build: {e}"))?;
+    let built = work.path().join(out.file_name().unwrap_or_default());
     let absolute = std::fs::canonicalize(source).map_err(|e| e.to_string())?;
     let words = shlex::split(template).ok_or_else(|| "cannot split the build command into words".to_string())?;
     let words: Vec<OsString> = words
         .iter()
-        .map(|w| w.replace("{src}", &absolute.to_string_lossy()).replace("{out}", &partial.to_string_lossy()).into())
+        .map(|w| w.replace("{src}", &absolute.to_string_lossy()).replace("{out}", &built.to_string_lossy()).into())
         .collect();
     let Some((first, rest)) = words.split_first() else { return Err("the build command is empty".into()) };
-    let depfile = PathBuf::from(format!("{}.d", partial.display()));
+    let depfile = PathBuf::from(format!("{}.d", built.display()));
     let mut args = rest.to_vec();
     args.extend(crate::deps::ask(first, rest, &depfile));
     let compiler = Program { program: first.clone(), args, env: Vec::new() };
     let limits = Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, ..Limits::default() };
-    let facts = exec::run_trusted(&compiler, Path::new("/dev/null"), &limits);
+    let facts = exec::run_build(&compiler, &limits, work.path());
     let said = |head: String| {
         let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();
         if let Ok(stdout) = facts.stdout.read_all() {
@@ -190,14 +198,13 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
             (None, Some(sig)) => format!("died of {}", crate::verdict::signal_name(sig)),
             (None, None) => "ended without a status".to_string(),
         };
-        let _ = std::fs::remove_file(&partial);
-        let _ = std::fs::remove_file(&depfile);
         return Err(said(format!("the compiler {how}")));
     }
-    if !partial.exists() {
+    if !built.exists() {
         // A syntax check (Python) writes nothing: a marker records that it passed.
-        std::fs::write(&partial, b"").map_err(|e| e.to_string())?;
+        std::fs::write(&built, b"").map_err(|e| e.to_string())?;
     }
+    std::fs::copy(&built, &partial).map_err(|e| format!("cannot keep the program built: {e}"))?;
     let here = std::env::current_dir().unwrap_or_default();
     // The source itself is in the cache key already.
     let read: Vec<PathBuf> = std::fs::read_to_string(&depfile)

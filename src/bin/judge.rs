@@ -111,6 +111,8 @@ fn run() -> i32 {
         }
         (None, None) => return usage("no path given and no cases/, test/ or tests/ folder here".into()),
     };
+    // From the first build on, no program of the judge's reads a case but through its stdin.
+    sudoku_judge::sandbox::view::hide_cases(&found);
     // `[language.EXT]` tables in case.toml say how to build and run other languages: they
     // must be known before the solver is built, and a bad one stops the run.
     if let Some(bad) = found.iter().find_map(|c| c.problem.as_ref().filter(|p| p.contains("[language."))) {

@@ -24,8 +24,8 @@
 //!
 //! Where the kernel refuses a piece (no Landlock, or an old ABI), runs go on without it and
 //! the judge says once which protections are off; `--sandbox strict` refuses to run then, and
-//! `--sandbox off` runs programs as the user, as before. A compiler is trusted and never
-//! sandboxed: it must write its program into the build cache.
+//! `--sandbox off` runs programs as the user, as before. A compiler runs in the sandbox too,
+//! with its toolchain ([`toolchains`]) and a folder of its own to write its program in.
 
 pub mod cgroup;
 pub mod environment;

@@ -216,3 +216,39 @@ fn a_run_starts_with_no_signal_blocked_or_ignored() {
         judge().current_dir(dir.path()).args(["cases", "--sandbox", level, "--", "./signals.sh"]).assert().success();
     }
 }
+
+#[test]
+fn a_build_reads_its_source_s_folder_but_no_secret_and_no_answer() {
+    // A source that embeds a file at build time (`include_str!`) would carry it out in its
+    // program; a checker's or interactor's source in a case pack was built with the user's
+    // rights. Builds run in the sandbox: a file beside the source is read, a secret outside
+    // its folder and a case's answer below it are not (CE).
+    let secret = tempfile::tempdir().unwrap();
+    std::fs::write(secret.path().join("key"), "hunter2").unwrap();
+    let dir = super::folder(&[
+        ("test/s1.in", "1 2\n"),
+        ("test/s1.out", "3\n"),
+        ("three.txt", "3"),
+        ("honest.rs", "fn main() { println!(\"{}\", include_str!(\"three.txt\")); }\n"),
+        ("answer.rs", "fn main() { print!(\"{}\", include_str!(\"test/s1.out\")); }\n"),
+    ]);
+    let key = secret.path().join("key");
+    let leak = format!("fn main() {{ let _ = include_str!({key:?}); println!(\"3\"); }}\n");
+    std::fs::write(dir.path().join("secret.rs"), leak).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |source: &str| {
+        judge()
+            .current_dir(dir.path())
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["test", "--", source])
+            .output()
+            .unwrap()
+    };
+    assert!(run("honest.rs").status.success());
+    for hostile in ["secret.rs", "answer.rs"] {
+        let out = run(hostile);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(" CE "), "{hostile}: {text}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("Permission denied"), "{hostile}");
+    }
+}
