@@ -7,7 +7,7 @@
 //! | read (and execute) | why |
 //! |---|---|
 //! | the program's file | it runs |
-//! | the program's install folder, as named and as its links resolve (`~/.pyenv/versions/3.12`, a virtualenv, `/opt/jdk`, conda) | an interpreter's standard library and packages, a venv's `pyvenv.cfg` and `site-packages` |
+//! | the program's install folder, as named and as its links resolve (`~/.pyenv/versions/3.12`, a virtualenv, `/opt/jdk`, conda): the folder above its `bin/` | an interpreter's standard library and packages, a venv's `pyvenv.cfg` and `site-packages` (a program elsewhere, `./a.out`, gets its file alone) |
 //! | each file named in the arguments, and its folder | a script's modules beside it (`python3 sol.py`), a checker's three files |
 //! | each folder named in the arguments, and each entry of a class path (`java -cp DIR:LIB.jar Main`) | class files, packages |
 //!
@@ -105,23 +105,22 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], 
     paths.extend(std::fs::canonicalize(program).ok());
     // A runtime's install (the folder above its `bin`): whole but for the cases judged,
     // since its packages hold files of every name (`credentials.py`, `test.xml.out`). A
-    // program in a folder of its own (`./a.out`) is in the user's folder: that is kept.
+    // program in a folder of its own (`./a.out`, a built one) needs nothing beside it: its
+    // file alone.
     let named = [Some(program.to_path_buf()), std::fs::canonicalize(program).ok()];
     for (install, in_bin) in named.iter().flatten().filter_map(|p| install_folder(p)) {
         if in_bin || on_path {
             if let Ok(install) = std::fs::canonicalize(&install) {
                 if install.parent().is_some() && !home_within(&install) {
-                    split(&install, &roots_in(&install, &hidden), &mut paths);
+                    split(&install, &roots_in(&install, &hidden), &mut paths, usize::MAX);
                 }
             }
-        } else {
-            folders.push(install);
         }
     }
     // Toolchain homes the judge names (a compiler's): whole but for what is hidden.
     for home in readable.iter().filter_map(|r| std::fs::canonicalize(r).ok()) {
         if home.parent().is_some() && !home_within(&home) {
-            split(&home, &roots_in(&home, &hidden), &mut paths);
+            split(&home, &roots_in(&home, &hidden), &mut paths, usize::MAX);
         }
     }
     let mut class_path = false;
@@ -202,13 +201,17 @@ fn grant_minus(folder: &Path, roots: &[PathBuf], out: &mut Vec<PathBuf>) {
             }
         }
     }
-    split(folder, &hidden, out);
+    // Two levels down at most: a folder whose hidden files sit deeper is left out whole, so a
+    // run's rules stay few (each costs the launcher an open and a system call a run).
+    split(folder, &hidden, out, 2);
 }
 
 /// A mark before a path in the list [`split`] makes: a folder listed, not granted.
 const LISTED: &str = "\0listed";
 
-fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
+/// Grants `path` whole when nothing hidden is in it; else lists it and splits its children,
+/// `depth` levels down at most.
+fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>, depth: usize) {
     if hidden.iter().any(|h| h == path) {
         return;
     }
@@ -216,9 +219,12 @@ fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>) {
         out.push(path.to_path_buf());
         return;
     }
+    if depth == 0 {
+        return;
+    }
     out.push(Path::new(LISTED).join(path.strip_prefix("/").unwrap_or(path)));
     for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
-        split(&entry.path(), hidden, out);
+        split(&entry.path(), hidden, out, depth - 1);
     }
 }
 
