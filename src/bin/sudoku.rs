@@ -13,7 +13,8 @@
 //! 4. Canvas: Samurai, twodoku, butterfly, flower, sohei... drawn with spaces where no grid
 //!    is. The grids are the 9x9 windows, aligned to multiples of 3, whose cells are all drawn;
 //!    the whole canvas is solved as one puzzle. A canvas is a block of lines without a blank
-//!    line, however tall (9x9 grids stacked as POJ 2676 sends them excepted); in T mode a
+//!    line, however tall (9x9 grids stacked as POJ 2676 sends them excepted: a block whose
+//!    first 18 lines are rows of 9 cells is a stack, whatever follows); in T mode a
 //!    Samurai (first line 21 wide) also ends after 21 lines when more cases follow and the
 //!    lines below do not go on drawing it.
 //! 5. 16x16 (POJ 3076, UVa 1309, AcWing 169): 16 lines of 16 letters `A`-`P`, with `-`, `.`
@@ -961,10 +962,10 @@ mod reader {
         /// The side of the grids read so far (9 or 16) and the line of the first case: one
         /// input holds one size.
         side: Option<(usize, usize)>,
-        /// The block of lines last measured by `block_from`: its first line, the line after
-        /// its last, and its last line that is not a row of 9 cells (0: none).
+        /// The last line of the case read last when it was a 9x9 grid or a puzzle line (else
+        /// 0): a case that starts on the next line goes on a stack of grids.
         #[cfg(not(without = "canvas"))]
-        block: Option<(usize, usize, usize)>,
+        stack_end: usize,
     }
 
     impl<'a> Reader<'a> {
@@ -979,7 +980,7 @@ mod reader {
                 done: false,
                 side: None,
                 #[cfg(not(without = "canvas"))]
-                block: None,
+                stack_end: 0,
             }
         }
 
@@ -1000,6 +1001,10 @@ mod reader {
             self.case += 1;
             self.lines.pos += 82;
             self.lines.number += 1;
+            #[cfg(not(without = "canvas"))]
+            {
+                self.stack_end = self.lines.number;
+            }
             self.side.get_or_insert((9, self.lines.number));
             Some((self.case, self.lines.number, &line[..81]))
         }
@@ -1013,6 +1018,11 @@ mod reader {
             let result = self.read_next();
             if !matches!(result, Some(Ok(_))) {
                 self.done = true;
+            }
+            #[cfg(not(without = "canvas"))]
+            {
+                let grid = matches!(&result, Some(Ok(p)) if matches!(p.shape, Shape::Rows | Shape::Line));
+                self.stack_end = if grid { self.lines.number } else { 0 };
             }
             result
         }
@@ -1214,13 +1224,21 @@ mod reader {
             if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
                 return self.read_line(start);
             }
+            // A row of 9 cells right below a grid goes on the stack: no canvas starts there.
             #[cfg(not(without = "canvas"))]
-            if self.starts_canvas() {
+            let stacked = self.stack_end > 0
+                && start == self.stack_end + 1
+                && first.len() == 9
+                && first.iter().all(|&b| is_cell(b));
+            #[cfg(not(without = "canvas"))]
+            if !stacked && self.starts_canvas() {
                 return self.read_canvas(start);
             }
             #[cfg(not(without = "canvas"))]
-            if let Some(canvas) = self.read_tall_canvas(start) {
-                return Ok(canvas);
+            if !stacked {
+                if let Some(canvas) = self.read_tall_canvas(start) {
+                    return Ok(canvas);
+                }
             }
             if first.len() > 20 && !first.contains(&b' ') {
                 return self.read_line(start); // a puzzle line with a typo: read it as such for a precise error
@@ -1289,13 +1307,22 @@ mod reader {
         }
 
         /// A block of 9-cell rows taller than one grid, read whole as a canvas (a vertical
-        /// twodoku is 15 such lines). A block that is a whole number of grids stays a stack of
-        /// grids, as POJ 2676 sends them without blank lines; so does one that reads as no
-        /// canvas, so that its error is the grid reader's, about the line where it goes wrong.
+        /// twodoku is 15 such lines) only where its first lines hold fewer than two grids' worth
+        /// of 9-cell rows. Taller, it is grids stacked as POJ 2676 sends them, whatever follows
+        /// them (a truncated grid, `end`, a blank line, garbage): read as a canvas, grids that
+        /// each have a solution were joined into one that has none, and the fault was blamed on
+        /// the wrong case. A block that reads as no canvas stays a stack too, so that its error
+        /// is the grid reader's, about the line where it goes wrong.
         #[cfg(not(without = "canvas"))]
         fn read_tall_canvas(&mut self, start: usize) -> Option<Puzzle> {
-            let (height, plain) = self.block_from(start);
-            if height <= 9 || height > MAX_CANVAS_SIDE || (height % 9 == 0 && plain) {
+            let (height, rows, last) = self.block_from();
+            if rows >= 18 || height <= 9 || height > MAX_CANVAS_SIDE || (height % 9 == 0 && rows == height) {
+                return None;
+            }
+            // Where T says more cases follow and none can (the input ends after the block),
+            // the block is a grid and the start of a truncated one: read as a canvas, the
+            // error would fall on a case that does not exist.
+            if self.remaining > Some(0) && last {
                 return None;
             }
             let before = self.lines;
@@ -1309,31 +1336,25 @@ mod reader {
         }
 
         /// The height of the block of lines (up to a blank line, a comment, `end` or the end
-        /// of input) that holds line `start`, counted from there, and whether each of those
-        /// lines is a row of 9 cells. A POJ file is one block of thousands of grids: the block
-        /// is scanned once and remembered, not once a case.
+        /// of input) that starts at the next line, how many of its first lines are rows of 9
+        /// cells (both counted no further than a canvas can go, so that a POJ file, one block
+        /// of thousands of grids, is not scanned whole), and whether it is the input's last.
         #[cfg(not(without = "canvas"))]
-        fn block_from(&mut self, start: usize) -> (usize, bool) {
-            let (end, last_odd) = match self.block {
-                Some((from, end, last_odd)) if (from..end).contains(&start) => (end, last_odd),
-                _ => {
-                    let mut lines = self.lines;
-                    let mut last_odd = 0;
-                    let mut end = start;
-                    while let Some((number, line)) = lines.next() {
-                        if line.is_empty() || line == b"end" || line[0] == b'#' {
-                            break;
-                        }
-                        if line.len() != 9 || !line.iter().all(|&b| is_cell(b)) {
-                            last_odd = number;
-                        }
-                        end = number + 1;
-                    }
-                    self.block = Some((start, end, last_odd));
-                    (end, last_odd)
+        fn block_from(&self) -> (usize, usize, bool) {
+            let mut lines = self.lines;
+            let (mut height, mut rows) = (0, 0);
+            while let Some((_, line)) = lines.peek() {
+                if line.is_empty() || line == b"end" || line[0] == b'#' || height > MAX_CANVAS_SIDE {
+                    break;
                 }
-            };
-            (end - start, last_odd < start)
+                if rows == height && line.len() == 9 && line.iter().all(|&b| is_cell(b)) {
+                    rows += 1;
+                }
+                height += 1;
+                lines.next();
+            }
+            lines.skip_blank();
+            (height, rows, matches!(lines.peek(), None | Some((_, b"end"))))
         }
 
         /// Checks that `line` is exactly `width` cells, naming the first column that is not.
@@ -1372,10 +1393,14 @@ mod reader {
             let mut givens = Vec::with_capacity(81);
             for row in 0..9 {
                 let (number, line) = match self.lines.next() {
-                    Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
+                    Some((n, l)) if (!l.is_empty() && l != b"end") || row == 0 => (n, l),
                     other => {
                         let number = other.map_or(self.lines.next_number(), |(n, _)| n);
-                        let found = if other.is_some() { "a blank line" } else { "end of input" };
+                        let found = match other {
+                            Some((_, b"end")) => "'end'",
+                            Some(_) => "a blank line",
+                            None => "end of input",
+                        };
                         return Err(self.error(
                             number,
                             1,
