@@ -383,7 +383,7 @@ impl Solver {
     fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
         #[cfg(not(without = "canvas"))]
         if let Shape::Canvas(canvas) = &puzzle.shape {
-            return match coupled_canvas(canvas, &puzzle.givens, cap) {
+            return match coupled_canvas(canvas, &puzzle.givens, cap, &mut 0) {
                 Ok((found, first)) => {
                     *solution = first;
                     found
@@ -3473,6 +3473,10 @@ mod canvas {
     /// The cells of the first box of a band.
     const BOX0: u32 = 7 | 7 << 9 | 7 << 18;
 
+    /// Solutions each board of a canvas is counted to before the boards are counted in full
+    /// (see `count_boards`).
+    const FEW: u64 = 2;
+
     /// Guesses a canvas search may make before the SAT engine takes over, or twice its grids
     /// if more: an empty 63x63 canvas (361 grids) fills in 249 guesses that each fix a few
     /// cells, where one of the standard shapes fills in a few dozen.
@@ -3848,6 +3852,8 @@ mod canvas {
         cap: u64,
         first: Option<Vec<Grid>>,
         guesses: u64,
+        /// Guesses made, on the boards and in the 9x9 searches under them.
+        made: u64,
     }
 
     fn search_boards(boards: &mut Boards, hunt: &mut BoardHunt) {
@@ -3866,6 +3872,7 @@ mod canvas {
                 return;
             }
             hunt.guesses -= 1;
+            hunt.made += 1;
             let guess = boards.grids[g].pick_in_widest_band();
             let mark = boards.enter();
             boards.change(g, guess, true);
@@ -3897,17 +3904,45 @@ mod canvas {
                 .enumerate()
                 .find_map(|(g, (board, cells))| board.pick_among(cells).map(|guess| (g, guess)));
             let Some((g, guess)) = guess else {
+                // Every board must have a solution before any is counted: one without makes
+                // the product 0, and the boards before it had been counted to the cap first (a
+                // million on an empty grid, seconds an assignment). So each board is counted to
+                // a few first, within as many guesses as the canvas has left, and a search that
+                // finds none spends them: a dead board the 9x9 search is slow to refute sends
+                // the canvas to the SAT engine, as in solve mode. (Charging the searches that
+                // find some too sent empty canvases, 361 boards a leaf, to the SAT engine's
+                // slower counting.) A board whose few are all it has is counted then.
                 let left = hunt.cap - hunt.found;
-                let mut product = 1u64;
+                let few = left.min(FEW);
                 let mut firsts = Vec::new();
+                let mut counts = Vec::new();
                 for board in boards.grids.iter() {
-                    let mut hunt = Hunt::new(left, u64::MAX);
-                    search9(&mut board.clone(), &mut hunt);
-                    product = product.saturating_mul(hunt.found).min(left);
-                    if product == 0 {
-                        return;
+                    let mut some = Hunt::new(few, hunt.guesses);
+                    search9(&mut board.clone(), &mut some);
+                    hunt.made += some.made;
+                    match some.first {
+                        Some(digits) => firsts.push(Grid::from_line(&digits)),
+                        None => {
+                            hunt.guesses -= some.made;
+                            return;
+                        }
                     }
-                    firsts.extend(hunt.first.map(|digits| Grid::from_line(&digits)));
+                    counts.push(if some.found < few && some.guesses > 0 { Some(some.found) } else { None });
+                }
+                // Once the product reaches what is left to count, the boards after (each with
+                // a solution) cannot lower it.
+                let mut product = 1u64;
+                for (board, count) in boards.grids.iter().zip(counts) {
+                    if product >= left {
+                        break;
+                    }
+                    let found = count.unwrap_or_else(|| {
+                        let mut all = Hunt::new(left, u64::MAX);
+                        search9(&mut board.clone(), &mut all);
+                        hunt.made += all.made;
+                        all.found
+                    });
+                    product = product.saturating_mul(found).min(left);
                 }
                 hunt.found += product;
                 // Each assignment that counts leaves room for more guesses, as a solution does.
@@ -3921,6 +3956,7 @@ mod canvas {
                 return;
             }
             hunt.guesses -= 1;
+            hunt.made += 1;
             let mark = boards.enter();
             boards.change(g, guess, true);
             count_boards(boards, shared_cells, hunt);
@@ -3945,8 +3981,13 @@ mod canvas {
 
     /// Solves or counts (up to `cap`) a canvas on coupled boards. `Err`: the search ran out of
     /// guesses; the SAT engine must answer, from the digits each cell may still take once the
-    /// boards have settled (bit d: digit d + 1).
-    pub fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
+    /// boards have settled (bit d: digit d + 1). `made` gets the guesses the search made.
+    pub fn coupled_canvas(
+        canvas: &Canvas,
+        givens: &[u8],
+        cap: u64,
+        made: &mut u64,
+    ) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
         // The canvas cell index of each grid's 81 cells, in reading order.
         let cells: Vec<[usize; 81]> = canvas
             .grids
@@ -3994,15 +4035,17 @@ mod canvas {
             start
         };
         let guesses = CANVAS_GUESSES.max(2 * canvas.grids.len() as u64);
-        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses };
+        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses, made: 0 };
         if cap > 2 {
             let shared_cells = shared_cells(boards.grids.len(), &net.shared);
             count_boards(&mut boards, &shared_cells, &mut hunt);
+            *made = hunt.made;
             if hunt.guesses == 0 && hunt.found < cap {
                 return Err(settled(&root));
             }
         } else {
             search_boards(&mut boards, &mut hunt);
+            *made = hunt.made;
         }
         if hunt.guesses == 0 && hunt.found < cap {
             // The boards left at the top of the search lack only what exhausted subtrees refuted:
