@@ -499,10 +499,10 @@ fn depth_first(puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> Opt
 }
 
 /// The depth-first search of a 9x9 or 16x16 grid, able to stop and go on (see
-/// `Solver::take_turns`). Where the SAT engine is, so is the 9x9 engine: it counts a canvas's
-/// grids.
+/// `Solver::take_turns`).
 #[cfg(not(without = "sat"))]
 enum Resumable {
+    #[cfg(not(without = "nine"))]
     Nine(Search9),
     #[cfg(not(without = "sixteen"))]
     Sixteen(Search16),
@@ -517,14 +517,20 @@ impl Resumable {
         if puzzle.shape == Shape::Rows16 {
             return Search16::new(&puzzle.givens, cap).map(Resumable::Sixteen);
         }
-        let mut nine = Search9::new(Grid::from_cells(&puzzle.givens, |v| v), cap);
-        (!nine.has_pigeonhole()).then_some(Resumable::Nine(nine))
+        // A file without the 9x9 engine reads no 9x9 case.
+        #[cfg(not(without = "nine"))]
+        if puzzle.side() == 9 {
+            let mut nine = Search9::new(Grid::from_cells(&puzzle.givens, |v| v), cap);
+            return (!nine.has_pigeonhole()).then_some(Resumable::Nine(nine));
+        }
+        None
     }
 
     /// Searches on with `guesses` more: the count (the first solution in `solution`) once the
     /// search is over.
     fn run(&mut self, guesses: u64, solution: &mut Option<Vec<u8>>) -> Option<u64> {
         match self {
+            #[cfg(not(without = "nine"))]
             Resumable::Nine(search) => search.run(guesses).map(|(found, first)| {
                 *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
                 found
@@ -1572,6 +1578,8 @@ mod writer {
 #[cfg(not(without = "sat"))]
 mod sat {
 
+    // The 9x9 engine counts a canvas's grids; a file without it has no canvas.
+    #[cfg(not(without = "nine"))]
     use super::*;
 
     // ---
@@ -2406,27 +2414,7 @@ mod sat {
                 }
                 let values: Vec<u8> = (0..n).map(|c| self.sat.candidates(c).trailing_zeros() as u8 + 1).collect();
                 let left = self.cap - self.found;
-                if left == 1 || self.single {
-                    self.found += 1;
-                } else {
-                    let mut product: u64 = 1;
-                    for grid in &layout.grids {
-                        let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
-                        let mut grid = Grid::from_candidates(|i| {
-                            let cell = grid[i];
-                            if shared(cell) {
-                                1 << (values[cell as usize] - 1)
-                            } else {
-                                self.start[cell as usize]
-                            }
-                        });
-                        // Shared cells are fixed here, so each grid is well constrained: no budget.
-                        let mut hunt = Hunt::new(left, u64::MAX);
-                        search9(&mut grid, &mut hunt);
-                        product = product.saturating_mul(hunt.found).min(left);
-                    }
-                    self.found += product;
-                }
+                self.found += if left == 1 || self.single { 1 } else { self.product(&values, left) };
                 if solution.is_none() {
                     *solution = Some(values);
                 }
@@ -2435,6 +2423,36 @@ mod sat {
                 }
             }
             Some(self.found)
+        }
+
+        /// The completions of a canvas's model `values` once its shared cells are fixed, up
+        /// to `left`: the product of each grid's own count.
+        #[cfg(not(without = "nine"))]
+        fn product(&self, values: &[u8], left: u64) -> u64 {
+            let layout = self.sat.layout;
+            let mut product: u64 = 1;
+            for grid in &layout.grids {
+                let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
+                let mut grid = Grid::from_candidates(|i| {
+                    let cell = grid[i];
+                    if shared(cell) {
+                        1 << (values[cell as usize] - 1)
+                    } else {
+                        self.start[cell as usize]
+                    }
+                });
+                // Shared cells are fixed here, so each grid is well constrained: no budget.
+                let mut hunt = Hunt::new(left, u64::MAX);
+                search9(&mut grid, &mut hunt);
+                product = product.saturating_mul(hunt.found).min(left);
+            }
+            product
+        }
+
+        /// A file without the 9x9 engine has no canvas: every model is one grid's.
+        #[cfg(without = "nine")]
+        fn product(&self, _: &[u8], _: u64) -> u64 {
+            1
         }
     }
 }
