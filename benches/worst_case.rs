@@ -228,6 +228,12 @@ fn generated_canvases(count: usize) {
 /// first box they have only the two cells left of its top row; then 6 to 8 random givens that
 /// break no rule, and a random relabelling, band and row order, and transposition.
 fn pigeonhole(rng: &mut Rng) -> [u8; 81] {
+    let target = 15 + rng.below(3);
+    pigeonhole_of(rng, target)
+}
+
+/// `pigeonhole` with `target` givens in all (10: the pattern's 9 and one more).
+fn pigeonhole_of(rng: &mut Rng, target: usize) -> [u8; 81] {
     let mut grid = [0u8; 81];
     for (r, c, d) in [(1, 3, 1), (1, 4, 2), (2, 5, 3), (1, 8, 3), (2, 6, 1), (2, 7, 2), (3, 2, 1), (4, 2, 2), (5, 2, 3)]
     {
@@ -239,7 +245,6 @@ fn pigeonhole(rng: &mut Rng) -> [u8; 81] {
             grid[r * 9 + k] == d || grid[k * 9 + c] == d || grid[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] == d
         })
     };
-    let target = 15 + rng.below(3);
     let mut placed = 9;
     while placed < target {
         let (cell, d) = (rng.below(81), 1 + rng.below(9) as u8);
@@ -340,10 +345,13 @@ fn drawn_canvases(count: usize) {
 }
 
 /// Issue 34: counting a canvas with one grid that has no solution (a hidden pigeonhole, see
-/// `pigeonhole`): a twodoku whose first grid is empty, and a Samurai whose four other grids
-/// are, at `--count=3` and at the default cap, each timed in process. The count search
-/// counted the empty grids to the cap before it met the dead one (50 s for such a twodoku,
-/// over 133 s for a Samurai); CaDiCaL proves them in about 0.2 ms.
+/// `pigeonhole`): a twodoku whose first grid is empty, a Samurai whose four other grids are,
+/// and a twodoku of 10 givens (the pattern's 9 and one more, in its first grid), at
+/// `--count=3` and at the default cap, each timed in process. The count search counted the
+/// empty grids to the cap before it met the dead one (50 s for such a twodoku, over 133 s
+/// for a Samurai), and refuted a dead grid at each assignment of the shared box with no
+/// budget (the 10-given twodokus: over 5 s at a cap of 3); CaDiCaL proves them in about
+/// 0.2 ms.
 fn dead_grid_counts(count: usize) {
     let mut rng = Rng(0x3400_0000_0000_0002);
     let empty = [0u8; 81];
@@ -365,15 +373,18 @@ fn dead_grid_counts(count: usize) {
     let twodoku = [(0, 0), (6, 6)];
     let samurai = [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)];
     let dead: Vec<[u8; 81]> = (0..count).map(|_| pigeonhole(&mut rng)).collect();
+    let ten: Vec<[u8; 81]> = (0..count).map(|_| pigeonhole_of(&mut rng, 10)).collect();
     let mut solver = Solver::new();
-    for (name, corners) in
-        [("twodoku, empty grid then a dead one", &twodoku[..]), ("Samurai, one dead grid", &samurai[..])]
-    {
+    for (name, corners, dead, at) in [
+        ("twodoku, empty grid then a dead one", &twodoku[..], &dead, 1),
+        ("Samurai, one dead grid", &samurai[..], &dead, 4),
+        ("twodoku of 10 givens, a dead grid then an empty one", &twodoku[..], &ten, 0),
+    ] {
         let puzzles: Vec<Puzzle> = dead
             .iter()
             .map(|d| {
                 let mut grids = vec![&empty; corners.len()];
-                grids[corners.len() - 1] = d;
+                grids[at] = d;
                 parse(&draw(corners, &grids))
             })
             .collect();
