@@ -22,6 +22,9 @@
 //!    fully drawn 30x63 canvases (152 grids, 35-37 givens, fixed seed) in process, and the
 //!    empty 63x63 and 30x63 canvases (`cases/gattai/empty-*`) whole process.
 //!
+//! 5. Issue 34's family: counting canvases with one grid that has no solution (`--issue34`
+//!    runs it alone).
+//!
 //! Seeds are fixed, so every machine times the same puzzles. `cargo bench --bench worst_case`
 //! (`-- --quick` for a fifth of the puzzles).
 
@@ -225,6 +228,12 @@ fn generated_canvases(count: usize) {
 /// first box they have only the two cells left of its top row; then 6 to 8 random givens that
 /// break no rule, and a random relabelling, band and row order, and transposition.
 fn pigeonhole(rng: &mut Rng) -> [u8; 81] {
+    let target = 15 + rng.below(3);
+    pigeonhole_of(rng, target)
+}
+
+/// `pigeonhole` with `target` givens in all (10: the pattern's 9 and one more).
+fn pigeonhole_of(rng: &mut Rng, target: usize) -> [u8; 81] {
     let mut grid = [0u8; 81];
     for (r, c, d) in [(1, 3, 1), (1, 4, 2), (2, 5, 3), (1, 8, 3), (2, 6, 1), (2, 7, 2), (3, 2, 1), (4, 2, 2), (5, 2, 3)]
     {
@@ -236,7 +245,6 @@ fn pigeonhole(rng: &mut Rng) -> [u8; 81] {
             grid[r * 9 + k] == d || grid[k * 9 + c] == d || grid[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] == d
         })
     };
-    let target = 15 + rng.below(3);
     let mut placed = 9;
     while placed < target {
         let (cell, d) = (rng.below(81), 1 + rng.below(9) as u8);
@@ -336,6 +344,70 @@ fn drawn_canvases(count: usize) {
     );
 }
 
+/// Issue 34: counting a canvas with one grid that has no solution (a hidden pigeonhole, see
+/// `pigeonhole`): a twodoku whose first grid is empty, a Samurai whose four other grids are,
+/// and a twodoku of 10 givens (the pattern's 9 and one more, in its first grid), at
+/// `--count=3` and at the default cap, each timed in process. The count search counted the
+/// empty grids to the cap before it met the dead one (50 s for such a twodoku, over 133 s
+/// for a Samurai), and refuted a dead grid at each assignment of the shared box with no
+/// budget (the 10-given twodokus: over 5 s at a cap of 3); CaDiCaL proves them in about
+/// 0.2 ms.
+fn dead_grid_counts(count: usize) {
+    let mut rng = Rng(0x3400_0000_0000_0002);
+    let empty = [0u8; 81];
+    let draw = |corners: &[(usize, usize)], grids: &[&[u8; 81]]| {
+        let side = corners.iter().map(|&(r, c)| r.max(c) + 9).max().unwrap_or(9);
+        let mut canvas = vec![vec![b' '; side]; side];
+        for (&(top, left), grid) in corners.iter().zip(grids) {
+            for (k, &v) in grid.iter().enumerate() {
+                let cell = &mut canvas[top + k / 9][left + k % 9];
+                if *cell == b' ' || v != 0 {
+                    *cell = b'0' + v;
+                }
+            }
+        }
+        canvas.iter().map(|row| String::from_utf8_lossy(row).trim_end().to_string() + "\n").collect::<String>()
+    };
+    println!("\n| issue 34 family, in process | canvases | cap | median µs | worst µs | target |");
+    println!("|---|---:|---:|---:|---:|---|");
+    let twodoku = [(0, 0), (6, 6)];
+    let samurai = [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)];
+    let dead: Vec<[u8; 81]> = (0..count).map(|_| pigeonhole(&mut rng)).collect();
+    let ten: Vec<[u8; 81]> = (0..count).map(|_| pigeonhole_of(&mut rng, 10)).collect();
+    let mut solver = Solver::new();
+    for (name, corners, dead, at) in [
+        ("twodoku, empty grid then a dead one", &twodoku[..], &dead, 1),
+        ("Samurai, one dead grid", &samurai[..], &dead, 4),
+        ("twodoku of 10 givens, a dead grid then an empty one", &twodoku[..], &ten, 0),
+    ] {
+        let puzzles: Vec<Puzzle> = dead
+            .iter()
+            .map(|d| {
+                let mut grids = vec![&empty; corners.len()];
+                grids[at] = d;
+                parse(&draw(corners, &grids))
+            })
+            .collect();
+        for cap in [3, 1_000_000] {
+            let mut times: Vec<f64> = puzzles
+                .iter()
+                .map(|p| {
+                    let start = Instant::now();
+                    assert_eq!(solver.count(p, cap), 0, "a count for a canvas with a dead grid");
+                    start.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let worst = times[times.len() - 1];
+            println!(
+                "| {name} | {count} | {cap} | {:.0} | {worst:.0} | worst < 50,000 µs: {} |",
+                times[times.len() / 2],
+                if worst < 50_000.0 { "met" } else { "not met" }
+            );
+        }
+    }
+}
+
 /// Whole-process wall time of the solver compiled alone on each case of each held-out input,
 /// one case a run (median of 5 runs).
 fn held_out() {
@@ -417,10 +489,15 @@ fn main() {
         held_out();
         return;
     }
+    if std::env::args().any(|a| a == "--issue34") {
+        dead_grid_counts(if quick { 40 } else { 200 });
+        return;
+    }
     sparse_9x9(if quick { 200 } else { 1000 });
     sparse_canvases(if quick { 400 } else { 2000 });
     generated_canvases(if quick { 100 } else { 400 });
     pigeonholes(if quick { 400 } else { 2000 });
     drawn_canvases(if quick { 100 } else { 400 });
+    dead_grid_counts(if quick { 40 } else { 200 });
     held_out();
 }

@@ -13,7 +13,8 @@
 //! 4. Canvas: Samurai, twodoku, butterfly, flower, sohei... drawn with spaces where no grid
 //!    is. The grids are the 9x9 windows, aligned to multiples of 3, whose cells are all drawn;
 //!    the whole canvas is solved as one puzzle. A canvas is a block of lines without a blank
-//!    line, however tall (9x9 grids stacked as POJ 2676 sends them excepted); in T mode a
+//!    line, however tall (9x9 grids stacked as POJ 2676 sends them excepted: a block whose
+//!    first 18 lines are rows of 9 cells is a stack, whatever follows); in T mode a
 //!    Samurai (first line 21 wide) also ends after 21 lines when more cases follow and the
 //!    lines below do not go on drawing it.
 //! 5. 16x16 (POJ 3076, UVa 1309, AcWing 169): 16 lines of 16 letters `A`-`P`, with `-`, `.`
@@ -382,7 +383,7 @@ impl Solver {
     fn search(&mut self, puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> u64 {
         #[cfg(not(without = "canvas"))]
         if let Shape::Canvas(canvas) = &puzzle.shape {
-            return match coupled_canvas(canvas, &puzzle.givens, cap) {
+            return match coupled_canvas(canvas, &puzzle.givens, cap, &mut 0) {
                 Ok((found, first)) => {
                     *solution = first;
                     found
@@ -498,10 +499,10 @@ fn depth_first(puzzle: &Puzzle, cap: u64, solution: &mut Option<Vec<u8>>) -> Opt
 }
 
 /// The depth-first search of a 9x9 or 16x16 grid, able to stop and go on (see
-/// `Solver::take_turns`). Where the SAT engine is, so is the 9x9 engine: it counts a canvas's
-/// grids.
+/// `Solver::take_turns`).
 #[cfg(not(without = "sat"))]
 enum Resumable {
+    #[cfg(not(without = "nine"))]
     Nine(Search9),
     #[cfg(not(without = "sixteen"))]
     Sixteen(Search16),
@@ -516,14 +517,20 @@ impl Resumable {
         if puzzle.shape == Shape::Rows16 {
             return Search16::new(&puzzle.givens, cap).map(Resumable::Sixteen);
         }
-        let mut nine = Search9::new(Grid::from_cells(&puzzle.givens, |v| v), cap);
-        (!nine.has_pigeonhole()).then_some(Resumable::Nine(nine))
+        // A file without the 9x9 engine reads no 9x9 case.
+        #[cfg(not(without = "nine"))]
+        if puzzle.side() == 9 {
+            let mut nine = Search9::new(Grid::from_cells(&puzzle.givens, |v| v), cap);
+            return (!nine.has_pigeonhole()).then_some(Resumable::Nine(nine));
+        }
+        None
     }
 
     /// Searches on with `guesses` more: the count (the first solution in `solution`) once the
     /// search is over.
     fn run(&mut self, guesses: u64, solution: &mut Option<Vec<u8>>) -> Option<u64> {
         match self {
+            #[cfg(not(without = "nine"))]
             Resumable::Nine(search) => search.run(guesses).map(|(found, first)| {
                 *solution = first.map(|digits| digits.iter().map(|c| c - b'0').collect());
                 found
@@ -961,10 +968,10 @@ mod reader {
         /// The side of the grids read so far (9 or 16) and the line of the first case: one
         /// input holds one size.
         side: Option<(usize, usize)>,
-        /// The block of lines last measured by `block_from`: its first line, the line after
-        /// its last, and its last line that is not a row of 9 cells (0: none).
+        /// The last line of the case read last when it was a 9x9 grid or a puzzle line (else
+        /// 0): a case that starts on the next line goes on a stack of grids.
         #[cfg(not(without = "canvas"))]
-        block: Option<(usize, usize, usize)>,
+        stack_end: usize,
     }
 
     impl<'a> Reader<'a> {
@@ -979,7 +986,7 @@ mod reader {
                 done: false,
                 side: None,
                 #[cfg(not(without = "canvas"))]
-                block: None,
+                stack_end: 0,
             }
         }
 
@@ -1000,6 +1007,10 @@ mod reader {
             self.case += 1;
             self.lines.pos += 82;
             self.lines.number += 1;
+            #[cfg(not(without = "canvas"))]
+            {
+                self.stack_end = self.lines.number;
+            }
             self.side.get_or_insert((9, self.lines.number));
             Some((self.case, self.lines.number, &line[..81]))
         }
@@ -1013,6 +1024,11 @@ mod reader {
             let result = self.read_next();
             if !matches!(result, Some(Ok(_))) {
                 self.done = true;
+            }
+            #[cfg(not(without = "canvas"))]
+            {
+                let grid = matches!(&result, Some(Ok(p)) if matches!(p.shape, Shape::Rows | Shape::Line));
+                self.stack_end = if grid { self.lines.number } else { 0 };
             }
             result
         }
@@ -1214,13 +1230,21 @@ mod reader {
             if first.len() == 81 && first.iter().all(|&b| is_cell(b)) {
                 return self.read_line(start);
             }
+            // A row of 9 cells right below a grid goes on the stack: no canvas starts there.
             #[cfg(not(without = "canvas"))]
-            if self.starts_canvas() {
+            let stacked = self.stack_end > 0
+                && start == self.stack_end + 1
+                && first.len() == 9
+                && first.iter().all(|&b| is_cell(b));
+            #[cfg(not(without = "canvas"))]
+            if !stacked && self.starts_canvas() {
                 return self.read_canvas(start);
             }
             #[cfg(not(without = "canvas"))]
-            if let Some(canvas) = self.read_tall_canvas(start) {
-                return Ok(canvas);
+            if !stacked {
+                if let Some(canvas) = self.read_tall_canvas(start) {
+                    return Ok(canvas);
+                }
             }
             if first.len() > 20 && !first.contains(&b' ') {
                 return self.read_line(start); // a puzzle line with a typo: read it as such for a precise error
@@ -1289,13 +1313,22 @@ mod reader {
         }
 
         /// A block of 9-cell rows taller than one grid, read whole as a canvas (a vertical
-        /// twodoku is 15 such lines). A block that is a whole number of grids stays a stack of
-        /// grids, as POJ 2676 sends them without blank lines; so does one that reads as no
-        /// canvas, so that its error is the grid reader's, about the line where it goes wrong.
+        /// twodoku is 15 such lines) only where its first lines hold fewer than two grids' worth
+        /// of 9-cell rows. Taller, it is grids stacked as POJ 2676 sends them, whatever follows
+        /// them (a truncated grid, `end`, a blank line, garbage): read as a canvas, grids that
+        /// each have a solution were joined into one that has none, and the fault was blamed on
+        /// the wrong case. A block that reads as no canvas stays a stack too, so that its error
+        /// is the grid reader's, about the line where it goes wrong.
         #[cfg(not(without = "canvas"))]
         fn read_tall_canvas(&mut self, start: usize) -> Option<Puzzle> {
-            let (height, plain) = self.block_from(start);
-            if height <= 9 || height > MAX_CANVAS_SIDE || (height % 9 == 0 && plain) {
+            let (height, rows, last) = self.block_from();
+            if rows >= 18 || height <= 9 || height > MAX_CANVAS_SIDE || (height % 9 == 0 && rows == height) {
+                return None;
+            }
+            // Where T says more cases follow and none can (the input ends after the block),
+            // the block is a grid and the start of a truncated one: read as a canvas, the
+            // error would fall on a case that does not exist.
+            if self.remaining > Some(0) && last {
                 return None;
             }
             let before = self.lines;
@@ -1309,31 +1342,25 @@ mod reader {
         }
 
         /// The height of the block of lines (up to a blank line, a comment, `end` or the end
-        /// of input) that holds line `start`, counted from there, and whether each of those
-        /// lines is a row of 9 cells. A POJ file is one block of thousands of grids: the block
-        /// is scanned once and remembered, not once a case.
+        /// of input) that starts at the next line, how many of its first lines are rows of 9
+        /// cells (both counted no further than a canvas can go, so that a POJ file, one block
+        /// of thousands of grids, is not scanned whole), and whether it is the input's last.
         #[cfg(not(without = "canvas"))]
-        fn block_from(&mut self, start: usize) -> (usize, bool) {
-            let (end, last_odd) = match self.block {
-                Some((from, end, last_odd)) if (from..end).contains(&start) => (end, last_odd),
-                _ => {
-                    let mut lines = self.lines;
-                    let mut last_odd = 0;
-                    let mut end = start;
-                    while let Some((number, line)) = lines.next() {
-                        if line.is_empty() || line == b"end" || line[0] == b'#' {
-                            break;
-                        }
-                        if line.len() != 9 || !line.iter().all(|&b| is_cell(b)) {
-                            last_odd = number;
-                        }
-                        end = number + 1;
-                    }
-                    self.block = Some((start, end, last_odd));
-                    (end, last_odd)
+        fn block_from(&self) -> (usize, usize, bool) {
+            let mut lines = self.lines;
+            let (mut height, mut rows) = (0, 0);
+            while let Some((_, line)) = lines.peek() {
+                if line.is_empty() || line == b"end" || line[0] == b'#' || height > MAX_CANVAS_SIDE {
+                    break;
                 }
-            };
-            (end - start, last_odd < start)
+                if rows == height && line.len() == 9 && line.iter().all(|&b| is_cell(b)) {
+                    rows += 1;
+                }
+                height += 1;
+                lines.next();
+            }
+            lines.skip_blank();
+            (height, rows, matches!(lines.peek(), None | Some((_, b"end"))))
         }
 
         /// Checks that `line` is exactly `width` cells, naming the first column that is not.
@@ -1372,10 +1399,14 @@ mod reader {
             let mut givens = Vec::with_capacity(81);
             for row in 0..9 {
                 let (number, line) = match self.lines.next() {
-                    Some((n, l)) if !l.is_empty() || row == 0 => (n, l),
+                    Some((n, l)) if (!l.is_empty() && l != b"end") || row == 0 => (n, l),
                     other => {
                         let number = other.map_or(self.lines.next_number(), |(n, _)| n);
-                        let found = if other.is_some() { "a blank line" } else { "end of input" };
+                        let found = match other {
+                            Some((_, b"end")) => "'end'",
+                            Some(_) => "a blank line",
+                            None => "end of input",
+                        };
                         return Err(self.error(
                             number,
                             1,
@@ -1547,6 +1578,8 @@ mod writer {
 #[cfg(not(without = "sat"))]
 mod sat {
 
+    // The 9x9 engine counts a canvas's grids; a file without it has no canvas.
+    #[cfg(not(without = "nine"))]
     use super::*;
 
     // ---
@@ -2381,27 +2414,7 @@ mod sat {
                 }
                 let values: Vec<u8> = (0..n).map(|c| self.sat.candidates(c).trailing_zeros() as u8 + 1).collect();
                 let left = self.cap - self.found;
-                if left == 1 || self.single {
-                    self.found += 1;
-                } else {
-                    let mut product: u64 = 1;
-                    for grid in &layout.grids {
-                        let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
-                        let mut grid = Grid::from_candidates(|i| {
-                            let cell = grid[i];
-                            if shared(cell) {
-                                1 << (values[cell as usize] - 1)
-                            } else {
-                                self.start[cell as usize]
-                            }
-                        });
-                        // Shared cells are fixed here, so each grid is well constrained: no budget.
-                        let mut hunt = Hunt::new(left, u64::MAX);
-                        search9(&mut grid, &mut hunt);
-                        product = product.saturating_mul(hunt.found).min(left);
-                    }
-                    self.found += product;
-                }
+                self.found += if left == 1 || self.single { 1 } else { self.product(&values, left) };
                 if solution.is_none() {
                     *solution = Some(values);
                 }
@@ -2410,6 +2423,36 @@ mod sat {
                 }
             }
             Some(self.found)
+        }
+
+        /// The completions of a canvas's model `values` once its shared cells are fixed, up
+        /// to `left`: the product of each grid's own count.
+        #[cfg(not(without = "nine"))]
+        fn product(&self, values: &[u8], left: u64) -> u64 {
+            let layout = self.sat.layout;
+            let mut product: u64 = 1;
+            for grid in &layout.grids {
+                let shared = |cell: u16| layout.shared.binary_search(&cell).is_ok();
+                let mut grid = Grid::from_candidates(|i| {
+                    let cell = grid[i];
+                    if shared(cell) {
+                        1 << (values[cell as usize] - 1)
+                    } else {
+                        self.start[cell as usize]
+                    }
+                });
+                // Shared cells are fixed here, so each grid is well constrained: no budget.
+                let mut hunt = Hunt::new(left, u64::MAX);
+                search9(&mut grid, &mut hunt);
+                product = product.saturating_mul(hunt.found).min(left);
+            }
+            product
+        }
+
+        /// A file without the 9x9 engine has no canvas: every model is one grid's.
+        #[cfg(without = "nine")]
+        fn product(&self, _: &[u8], _: u64) -> u64 {
+            1
         }
     }
 }
@@ -3448,6 +3491,10 @@ mod canvas {
     /// The cells of the first box of a band.
     const BOX0: u32 = 7 | 7 << 9 | 7 << 18;
 
+    /// Solutions each board of a canvas is counted to before the boards are counted in full
+    /// (see `count_boards`).
+    const FEW: u64 = 2;
+
     /// Guesses a canvas search may make before the SAT engine takes over, or twice its grids
     /// if more: an empty 63x63 canvas (361 grids) fills in 249 guesses that each fix a few
     /// cells, where one of the standard shapes fills in a few dozen.
@@ -3823,6 +3870,8 @@ mod canvas {
         cap: u64,
         first: Option<Vec<Grid>>,
         guesses: u64,
+        /// Guesses made, on the boards and in the 9x9 searches under them.
+        made: u64,
     }
 
     fn search_boards(boards: &mut Boards, hunt: &mut BoardHunt) {
@@ -3841,6 +3890,7 @@ mod canvas {
                 return;
             }
             hunt.guesses -= 1;
+            hunt.made += 1;
             let guess = boards.grids[g].pick_in_widest_band();
             let mark = boards.enter();
             boards.change(g, guess, true);
@@ -3872,17 +3922,45 @@ mod canvas {
                 .enumerate()
                 .find_map(|(g, (board, cells))| board.pick_among(cells).map(|guess| (g, guess)));
             let Some((g, guess)) = guess else {
+                // Every board must have a solution before any is counted: one without makes
+                // the product 0, and the boards before it had been counted to the cap first (a
+                // million on an empty grid, seconds an assignment). So each board is counted to
+                // a few first, within as many guesses as the canvas has left, and a search that
+                // finds none spends them: a dead board the 9x9 search is slow to refute sends
+                // the canvas to the SAT engine, as in solve mode. (Charging the searches that
+                // find some too sent empty canvases, 361 boards a leaf, to the SAT engine's
+                // slower counting.) A board whose few are all it has is counted then.
                 let left = hunt.cap - hunt.found;
-                let mut product = 1u64;
+                let few = left.min(FEW);
                 let mut firsts = Vec::new();
+                let mut counts = Vec::new();
                 for board in boards.grids.iter() {
-                    let mut hunt = Hunt::new(left, u64::MAX);
-                    search9(&mut board.clone(), &mut hunt);
-                    product = product.saturating_mul(hunt.found).min(left);
-                    if product == 0 {
-                        return;
+                    let mut some = Hunt::new(few, hunt.guesses);
+                    search9(&mut board.clone(), &mut some);
+                    hunt.made += some.made;
+                    match some.first {
+                        Some(digits) => firsts.push(Grid::from_line(&digits)),
+                        None => {
+                            hunt.guesses -= some.made;
+                            return;
+                        }
                     }
-                    firsts.extend(hunt.first.map(|digits| Grid::from_line(&digits)));
+                    counts.push(if some.found < few && some.guesses > 0 { Some(some.found) } else { None });
+                }
+                // Once the product reaches what is left to count, the boards after (each with
+                // a solution) cannot lower it.
+                let mut product = 1u64;
+                for (board, count) in boards.grids.iter().zip(counts) {
+                    if product >= left {
+                        break;
+                    }
+                    let found = count.unwrap_or_else(|| {
+                        let mut all = Hunt::new(left, u64::MAX);
+                        search9(&mut board.clone(), &mut all);
+                        hunt.made += all.made;
+                        all.found
+                    });
+                    product = product.saturating_mul(found).min(left);
                 }
                 hunt.found += product;
                 // Each assignment that counts leaves room for more guesses, as a solution does.
@@ -3896,6 +3974,7 @@ mod canvas {
                 return;
             }
             hunt.guesses -= 1;
+            hunt.made += 1;
             let mark = boards.enter();
             boards.change(g, guess, true);
             count_boards(boards, shared_cells, hunt);
@@ -3920,8 +3999,13 @@ mod canvas {
 
     /// Solves or counts (up to `cap`) a canvas on coupled boards. `Err`: the search ran out of
     /// guesses; the SAT engine must answer, from the digits each cell may still take once the
-    /// boards have settled (bit d: digit d + 1).
-    pub fn coupled_canvas(canvas: &Canvas, givens: &[u8], cap: u64) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
+    /// boards have settled (bit d: digit d + 1). `made` gets the guesses the search made.
+    pub fn coupled_canvas(
+        canvas: &Canvas,
+        givens: &[u8],
+        cap: u64,
+        made: &mut u64,
+    ) -> Result<(u64, Option<Vec<u8>>), Vec<u16>> {
         // The canvas cell index of each grid's 81 cells, in reading order.
         let cells: Vec<[usize; 81]> = canvas
             .grids
@@ -3969,15 +4053,17 @@ mod canvas {
             start
         };
         let guesses = CANVAS_GUESSES.max(2 * canvas.grids.len() as u64);
-        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses };
+        let mut hunt = BoardHunt { found: 0, cap, first: None, guesses, made: 0 };
         if cap > 2 {
             let shared_cells = shared_cells(boards.grids.len(), &net.shared);
             count_boards(&mut boards, &shared_cells, &mut hunt);
+            *made = hunt.made;
             if hunt.guesses == 0 && hunt.found < cap {
                 return Err(settled(&root));
             }
         } else {
             search_boards(&mut boards, &mut hunt);
+            *made = hunt.made;
         }
         if hunt.guesses == 0 && hunt.found < cap {
             // The boards left at the top of the search lack only what exhausted subtrees refuted:

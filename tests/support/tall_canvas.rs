@@ -113,3 +113,60 @@ fn errors_in_a_tall_block_name_the_line_and_column_that_are_wrong() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 22, column 1: expected a space: '5' is outside every 9x9 grid"), "{stderr}");
 }
+
+/// Issue 34: grids stacked as POJ 2676 sends them are never joined into a canvas, whatever
+/// follows them. For k valid grids, then r rows of one more, then a fault (the end of the
+/// input, a blank line, `end`, or a line that is no row), with T and without: the k grids are
+/// answered as alone (the checker accepts the answer against the k grids' own input), and the
+/// error names case k + 1 and the line and column of the fault itself. (One grid then 3 or 6
+/// rows without T, and nothing after, is a vertical canvas of 12 or 15 lines: see README.)
+#[test]
+fn a_fault_anywhere_in_a_stack_of_grids_leaves_every_grid_before_it_answered_alone() {
+    use sudoku_judge::solver::{solve_all, Failure, Mode};
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/poj2676/top1465-t10/input.txt"),
+    )
+    .unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 90);
+    // The fault line, and the column the error must name on it.
+    let faults: [(Option<&str>, usize); 7] = [
+        (None, 1),
+        (Some(""), 1),
+        (Some("end"), 1),
+        (Some("12x456789"), 3),
+        (Some("1 2 3 4 5"), 2),
+        (Some("1234567890"), 10),
+        (Some("12345678"), 9),
+    ];
+    for k in 1..=9 {
+        for r in 1..=8 {
+            for &(fault, column) in &faults {
+                for counted in [false, true] {
+                    if k == 1 && (r == 3 || r == 6) && !counted && matches!(fault, None | Some("") | Some("end")) {
+                        continue;
+                    }
+                    let head = if counted { format!("{}\n", k + 1) } else { String::new() };
+                    let mut input = head.clone() + &rows[..9 * k + r].join("\n") + "\n";
+                    if let Some(line) = fault {
+                        input += &format!("{line}\n");
+                    }
+                    let (mut out, mut notes) = (Vec::new(), Vec::new());
+                    let result = solve_all(input.as_bytes(), Mode::Solve, &mut out, &mut notes);
+                    let what = format!("{k} grids, {r} rows, then {fault:?}, T: {counted}");
+                    let line = usize::from(counted) + 9 * k + r + 1;
+                    match result {
+                        Err(Failure::Input(e)) => {
+                            assert_eq!((e.case, e.line, e.column), (k + 1, line, column), "{what}: {e}")
+                        }
+                        other => panic!("{what}: expected an input error, got {other:?}"),
+                    }
+                    let head = if counted { format!("{k}\n") } else { String::new() };
+                    let alone = head + &rows[..9 * k].join("\n") + "\n";
+                    let verdict = sudoku_check::check(alone.as_bytes(), &mut out.as_slice(), None);
+                    assert_eq!(verdict, CheckOutcome::Accepted, "{what}: {}", String::from_utf8_lossy(&out));
+                }
+            }
+        }
+    }
+}
