@@ -204,15 +204,16 @@ pub fn listing() -> String {
 impl Problem {
     /// The parts of the solver file a submission to this problem leaves out (see
     /// [`crate::submit`]): a judge passes no arguments and reads no stderr, and each input
-    /// style needs only its engines. Without the SAT engine a search has no guess budget,
-    /// which suits a judge's valid puzzles.
+    /// style needs only its engines. Every file keeps the SAT engine: without it a search
+    /// that outruns its guess budget stalled for seconds where the full file answers at once,
+    /// and printed another first solution (issue 34).
     pub fn without(&self) -> &'static [&'static str] {
         match self.format {
             Format::CountThenGrids | Format::LinesThenEnd | Format::SpacedGrid => {
-                &["cli", "notes", "sixteen", "canvas", "sat"]
+                &["cli", "notes", "sixteen", "canvas"]
             }
             Format::SamuraiCanvas => &["cli", "notes", "sixteen", "chains"],
-            Format::Letters { .. } => &["cli", "notes", "nine", "canvas", "sat"],
+            Format::Letters { .. } => &["cli", "notes", "nine", "canvas"],
         }
     }
 

@@ -54,19 +54,9 @@ pub fn tailor(source: &str, without: &[&str], header: &str) -> Result<String, St
     Ok(format!("// {header}\n#![allow(dead_code)]\n{body}"))
 }
 
-/// Parts every tailored file keeps, whatever its problem would leave out. The SAT engine: a
-/// file without it gave its searches no guess budget, and the judge's input is not always
-/// the puzzles it promises (a 16x16 grid with several solutions took 8-10 s where the full
-/// file takes 2-4 ms, an unsolvable 9x9 grid 0.45 s where it takes 1.5 ms), and where the
-/// full file's SAT engine answers first, the first solution printed differed (issue 34).
-/// With it, a tailored file runs the full file's engines on its input and prints what the
-/// full file prints, for some 15,000 bytes (9x9 files 37 kB, 16x16 35 kB).
-pub const KEPT: [&str; 1] = ["sat"];
-
-/// The parts a submission to `problem` leaves out: those its input style does not need,
-/// less the ones every file keeps (see [`KEPT`]).
+/// The parts a submission to `problem` leaves out: those its input style does not need.
 pub fn left_out(problem: &crate::problems::Problem) -> Vec<&'static str> {
-    problem.without().iter().copied().filter(|p| !KEPT.contains(p)).collect()
+    problem.without().to_vec()
 }
 
 /// The file to submit to `problem`'s judge.
