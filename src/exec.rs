@@ -449,7 +449,8 @@ fn run_with(
             let mut cpu_history: std::collections::VecDeque<(Instant, u64)> = std::collections::VecDeque::new();
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(pause) {
                 let sampled = Instant::now();
-                let mut usage = crate::proctree::usage(measured, input_inode);
+                // A cgroup counts pipe and socket buffers itself.
+                let mut usage = crate::proctree::usage(measured, input_inode, cgroup_cpu.is_none());
                 if let Some((keeper, dir)) = &held {
                     usage.rss_kib += crate::sandbox::scratch::held_kib(*keeper, dir);
                 }

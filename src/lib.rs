@@ -52,6 +52,7 @@
 //!
 //! 0 every case passed; 1 some case failed; 2 usage or configuration error; 3 internal error.
 
+pub mod buffers;
 pub mod build;
 pub mod bundled;
 pub mod cases;

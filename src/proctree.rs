@@ -165,8 +165,9 @@ fn memfd_kib(pids: &[i32], input: u64) -> u64 {
 }
 
 /// The usage of every descendant of `root` (the memfds it holds included, but for the one
-/// whose inode is `input`).
-pub fn usage(root: i32, input: u64) -> Usage {
+/// whose inode is `input`; with `buffers`, its pipe and socket buffers too, see
+/// [`crate::buffers`]).
+pub fn usage(root: i32, input: u64, buffers: bool) -> Usage {
     // SAFETY: sysconf only reads system constants.
     let (ticks, page_kib) = unsafe {
         (libc::sysconf(libc::_SC_CLK_TCK).max(1) as u64, (libc::sysconf(libc::_SC_PAGESIZE).max(1024) / 1024) as u64)
@@ -175,6 +176,9 @@ pub fn usage(root: i32, input: u64) -> Usage {
     let pids = descendants(root);
     let shared = pids.len() > 1;
     total.rss_kib += memfd_kib(&pids, input);
+    if buffers {
+        total.rss_kib += crate::buffers::held_kib(&pids);
+    }
     for pid in pids {
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
         let Some(rest) = stat.rfind(')').and_then(|i| stat.get(i + 2..)) else { continue };

@@ -252,3 +252,17 @@ fn a_build_reads_its_source_s_folder_but_no_secret_and_no_answer() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("Permission denied"), "{hostile}");
     }
 }
+
+#[test]
+fn pipe_and_socket_buffers_are_memory_a_run_holds_whoever_runs_the_judge() {
+    // 50 MiB in pipes nobody reads, then in Unix socket queues nobody reads, held for a
+    // second under a 32 MiB limit: memory of the run's, in no process's RSS. A cgroup counts
+    // them; without one (a judge that is not root) the watchdog now reads them as it samples
+    // the run (1.5 MiB was counted of 400).
+    for hoard in ["pipes 50; sleep 1000; print x", "sockets 50; sleep 1000; print x"] {
+        let dir = expecting("x\n");
+        for (who, report) in reports(dir.path(), &["--memory-limit", "32MiB", "--", "@fixture", hoard], &[]) {
+            assert_eq!(verdict(&report), "MLE", "{hoard}, {who}: {report}");
+        }
+    }
+}
