@@ -61,6 +61,9 @@ pub struct CaseFile {
     pub language: Option<toml::Table>,
     /// How a multi-test file is cut into tests: "auto", "off" or a table (see `subcases`).
     pub subcases: Option<toml::Value>,
+    /// Variables the solver's runs get besides a judge's few (the sandbox gives it none of the
+    /// judge's own): `env = { NAME = "VALUE" }`.
+    pub env: Option<toml::Table>,
 }
 
 /// `case.toml`, read and checked.
@@ -71,6 +74,8 @@ pub struct CaseConfig {
     pub memory_kib: Option<u64>,
     pub output_bytes: Option<u64>,
     pub processes: Option<u64>,
+    /// `env`: variables for the solver's runs, outer `case.toml`'s first.
+    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     /// A solver given as a source larger than this is CE, as on a judge with that limit.
     pub source_bytes: Option<u64>,
     pub checker: Option<CheckerKind>,
@@ -118,6 +123,7 @@ impl CaseConfig {
             memory_kib: self.memory_kib.or(outer.memory_kib),
             output_bytes: self.output_bytes.or(outer.output_bytes),
             processes: self.processes.or(outer.processes),
+            env: outer.env.iter().cloned().chain(self.env.iter().cloned()).collect(),
             source_bytes: self.source_bytes.or(outer.source_bytes),
             checker: self.checker.or(outer.checker),
             checker_cmd,
@@ -169,6 +175,12 @@ impl CaseConfig {
         }
         if let Some(o) = file.output_limit {
             config.output_bytes = Some(parse_size(&o).map_err(|e| field("output_limit", e.to_string()))?);
+        }
+        for (name, value) in file.env.iter().flatten() {
+            let value =
+                value.as_str().ok_or_else(|| field("env", format!("{name} must be a string, like {name} = \"1\"")))?;
+            let (name, _) = crate::sandbox::environment::parse(name).map_err(|e| field("env", e))?;
+            config.env.push((name, value.into()));
         }
         if let Some(n) = file.process_limit {
             config.processes =

@@ -376,6 +376,8 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     };
     // A JVM's heap follows this case's memory limit, as judges set it.
     let solver = crate::build::for_memory(&solver, limits.memory_kib);
+    // case.toml's `env`, after the solver's own (the last value of a name wins).
+    let solver = Program { env: solver.env.iter().chain(&case.config.env).cloned().collect(), ..solver };
     // A program given as a source is built like the solver; one that does not build is IE.
     let tool = |field: &str, cmd: &str, dir: Option<&Path>| {
         let p = parse_command(cmd, &options.builtin_exe).map_err(|e| format!("case.toml: {field}: {e}"))?;

@@ -266,3 +266,19 @@ fn pipe_and_socket_buffers_are_memory_a_run_holds_whoever_runs_the_judge() {
         }
     }
 }
+
+#[test]
+fn case_toml_passes_variables_to_the_solver_and_a_bad_one_is_the_case_s_ie() {
+    let dir = expecting("FROM_TOML=yes\nNEARER=case\n");
+    std::fs::write(dir.path().join("cases/case.toml"), "env = { FROM_TOML = \"yes\", NEARER = \"suite\" }\n").unwrap();
+    std::fs::write(dir.path().join("cases/a/case.toml"), "env = { NEARER = \"case\" }\n").unwrap();
+    let probe = ["cases", "--", "@fixture", "getenv FROM_TOML; getenv NEARER"];
+    judge().current_dir(dir.path()).args(probe).assert().success();
+    std::fs::write(dir.path().join("cases/a/case.toml"), "env = { \"1X\" = \"a\" }\n").unwrap();
+    judge()
+        .current_dir(dir.path())
+        .args(probe)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(" IE ").and(predicate::str::contains("env")));
+}
