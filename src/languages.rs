@@ -1,5 +1,5 @@
 //! The languages a solver may be given in, each built and run as the judge it follows builds
-//! and runs it (see README's table), and the user's own: `--compiler-cmd` with `--run-cmd`, or
+//! and runs it (see the table in docs/judge.md), and the user's own: `--compiler-cmd` with `--run-cmd`, or
 //! a `[language.EXT]` table in `case.toml`, give any other extension its commands.
 //!
 //! A command is a template: `{src}` the source, `{out}` the program built (one file, in the

@@ -180,13 +180,13 @@ pub struct JudgingArgs {
 
     /// How to build a solver, reference or checker given as a source file, with {src} and
     /// {out} for the source and the program built, e.g. "g++-9 -O2 -std=c++14 -o {out} {src}"
-    /// [default: by language, see README: .c .cpp .rs .py .java .kt .go .js].
+    /// [default: by language, see docs/judge.md: .c .cpp .rs .py .java .kt .go .js].
     #[arg(long, value_name = "CMD", alias = "compile-cmd", value_parser = crate::languages::check_build)]
     pub compiler_cmd: Option<String>,
 
     /// How to run the solver given as a source file, with {out} the program --compiler-cmd
     /// built, {src} the source and {memory_mib} the memory limit, e.g. "ruby {src}" (any
-    /// language: no build needed) [default: by language, see README].
+    /// language: no build needed) [default: by language, see docs/judge.md].
     #[arg(long, value_name = "CMD", value_parser = crate::languages::check_run)]
     pub run_cmd: Option<String>,
 
