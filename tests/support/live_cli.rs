@@ -16,6 +16,22 @@ pub(super) fn pty() -> (OwnedFd, std::fs::File) {
     unsafe { (OwnedFd::from_raw_fd(slave), std::fs::File::from_raw_fd(master)) }
 }
 
+/// `command` on the terminal `slave` as a user runs it: its stdin, stdout and stderr, in a
+/// session of its own whose controlling terminal it is (so ^C typed there reaches it).
+pub(super) fn on_terminal(command: &mut std::process::Command, slave: OwnedFd) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    command.stdin(slave.try_clone().unwrap()).stdout(slave.try_clone().unwrap()).stderr(slave);
+    // SAFETY: between fork and exec, system calls only.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    }
+}
+
 /// Waits until `seen` holds `what`, up to a deadline far past any normal run.
 fn wait_for(seen: &Mutex<Vec<u8>>, what: &str) -> bool {
     let deadline = Instant::now() + Duration::from_secs(60);

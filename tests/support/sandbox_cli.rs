@@ -552,7 +552,6 @@ fn a_judge_that_is_not_root_gets_its_namespaces_through_a_user_namespace() {
 
 #[test]
 fn a_solver_cannot_reach_the_terminal_the_judge_runs_in() {
-    use std::os::unix::process::CommandExt;
     // The judge runs on a terminal of its own here (its controlling terminal), as when a
     // user types `judge`; a solver that opens /dev/tty could read what the user types.
     let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "none\n")]);
@@ -565,20 +564,8 @@ fn a_solver_cannot_reach_the_terminal_the_judge_runs_in() {
             .current_dir(dir.path())
             .args(["cases", "--sandbox", level, "--json"])
             .arg(&json)
-            .args(["--", "./solver.sh"])
-            .stdin(slave.try_clone().unwrap())
-            .stdout(slave.try_clone().unwrap())
-            .stderr(slave);
-        // SAFETY: between fork and exec, system calls only: a session of its own whose
-        // controlling terminal is the pty on its stdin.
-        unsafe {
-            command.pre_exec(|| {
-                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+            .args(["--", "./solver.sh"]);
+        super::live_cli::on_terminal(&mut command, slave);
         let mut child = command.spawn().unwrap();
         drop(command);
         let reader = std::thread::spawn(move || {

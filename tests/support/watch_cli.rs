@@ -19,7 +19,6 @@ fn eventually(mut probe: impl FnMut() -> bool) -> bool {
 
 #[test]
 fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
-    use std::os::unix::process::CommandExt;
     let dir = super::folder(&[
         ("cases/a/input.txt", "1 2\n"),
         ("cases/a/expected.txt", "3\n"),
@@ -46,20 +45,8 @@ fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
         .args(["--watch", "cases", "--color", "never", "--json"])
         .arg(&json)
         .args(["--", "add.rs"])
-        .env("TERM", "xterm")
-        .stdin(slave.try_clone().unwrap())
-        .stdout(slave.try_clone().unwrap())
-        .stderr(slave);
-    // SAFETY: between fork and exec, system calls only: a session of its own whose controlling
-    // terminal is the pty, so that ^C typed there reaches it as a user's would.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+        .env("TERM", "xterm");
+    super::live_cli::on_terminal(&mut command, slave);
     let mut child = command.spawn().unwrap();
     drop(command);
     let pid = child.id();
