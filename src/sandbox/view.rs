@@ -54,6 +54,30 @@ pub fn hidden_cases() -> Vec<PathBuf> {
     CASES.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
+/// Secrets below the user's home, hidden wherever a grant would reach them.
+const HOME_SECRETS: [&str; 15] = [
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".netrc",
+    ".git-credentials",
+    ".docker",
+    ".kube",
+    ".pypirc",
+    ".npmrc",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/gh",
+    ".config/gcloud",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+];
+
+/// The secrets of [`HOME_SECRETS`] that exist below `home`.
+fn secrets_under(home: &Path) -> Vec<PathBuf> {
+    HOME_SECRETS.iter().filter_map(|s| std::fs::canonicalize(home.join(s)).ok()).collect()
+}
+
 /// Names never granted. Lower-cased before the test.
 fn hidden_name(name: &OsStr) -> bool {
     let Some(name) = name.to_str().map(str::to_ascii_lowercase) else { return false };
@@ -96,6 +120,11 @@ pub struct View {
 pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], readable: &[PathBuf]) -> View {
     let mut hidden: Vec<PathBuf> = hidden.iter().filter_map(|h| std::fs::canonicalize(h).ok()).collect();
     hidden.push(crate::interrupt::temp_root());
+    // Secrets in the user's home, hidden by path too: an install folder is granted without
+    // looking at names (`~/.local` for a pip --user tool holds `share/keyrings`).
+    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        hidden.extend(secrets_under(Path::new(&home)));
+    }
     hidden.extend(crate::build::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
     let mut paths = Vec::new();
     // Folders a user keeps (a source's, a class path's): answer-like names are hidden too.
@@ -269,6 +298,18 @@ mod tests {
         assert!(granted(&view, &root.join("classes/Main.class")) && granted(&view, &root.join("lib/x.jar")));
         let view = of(&root.join("venv/bin/python"), false, &[], &[], &[]);
         assert!(granted(&view, &root.join("venv/lib/site.py")) && granted(&view, &root.join("venv/pyvenv.cfg")));
+    }
+
+    #[test]
+    fn a_tool_installed_in_the_home_s_local_folder_never_shows_its_keyrings() {
+        let home = tree(&[".local/bin/tool", ".local/lib/tool/x.py", ".local/share/keyrings/login.keyring"]);
+        let home = std::fs::canonicalize(home.path()).unwrap();
+        let local = home.join(".local");
+        let mut paths = Vec::new();
+        split(&local, &roots_in(&local, &secrets_under(&home)), &mut paths, usize::MAX);
+        let view = View { paths, listed: Vec::new() };
+        assert!(granted(&view, &local.join("lib/tool/x.py")), "{view:?}");
+        assert!(!granted(&view, &local.join("share/keyrings/login.keyring")), "{view:?}");
     }
 
     #[test]
