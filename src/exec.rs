@@ -140,7 +140,7 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
 
 /// As [`run`], outside any sandbox.
 pub fn run_trusted(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
-    run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &[], false)
+    run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &Extra::default(), false)
 }
 
 /// As [`run`], for a compiler: in the sandbox at the judge's level, reading its toolchain
@@ -158,15 +158,19 @@ pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
     let program = Program { env, ..program.clone() };
     let mut writable = vec![output.as_os_str().to_owned()];
     writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
-    BUILD_VIEW.with(|cell| *cell.borrow_mut() = Some(tools));
-    let facts = run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &writable, true);
-    BUILD_VIEW.with(|cell| *cell.borrow_mut() = None);
-    facts
+    let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden };
+    run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &extra, true)
 }
 
-thread_local! {
-    /// The toolchains of the build this thread is running, for its request.
-    static BUILD_VIEW: std::cell::RefCell<Option<crate::sandbox::toolchains::Toolchains>> = const { std::cell::RefCell::new(None) };
+/// What a sandboxed run may reach beyond its command and scratch folder, and what it may not.
+#[derive(Debug, Default)]
+struct Extra {
+    /// Files (an interactor's log) and folders (a build's output) it may write.
+    writable: Vec<OsString>,
+    /// Folders it may read (a compiler's toolchain).
+    readable: Vec<PathBuf>,
+    /// Folders it may never read, beside the cases being judged.
+    hidden: Vec<PathBuf>,
 }
 
 /// Where a run's standard input comes from.
@@ -214,7 +218,8 @@ pub enum StreamEnd {
 
 /// As [`run`], with stdout sent where `stdout` says.
 pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout) -> Facts {
-    run_as(program, Stdin::File(stdin), limits, stdout, &[], crate::sandbox::level() != crate::sandbox::Level::Off)
+    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
+    run_as(program, Stdin::File(stdin), limits, stdout, &Extra::default(), sandboxed)
 }
 
 /// As [`run`], for one program of an interactive case: stdin is `stdin` (a pipe's read end),
@@ -223,9 +228,9 @@ pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdo
 /// programs of a case run at once, each through this call on its own thread (so through its
 /// own launcher), each under its own limits and watchdog.
 pub fn run_relayed(program: &Program, stdin: OwnedFd, stdout: Stdout, writable: &[PathBuf], limits: &Limits) -> Facts {
-    let writable: Vec<OsString> = writable.iter().map(|p| p.clone().into_os_string()).collect();
+    let writable = writable.iter().map(|p| p.clone().into_os_string()).collect();
     let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
-    run_as(program, Stdin::Pipe(stdin), limits, stdout, &writable, sandboxed)
+    run_as(program, Stdin::Pipe(stdin), limits, stdout, &Extra { writable, ..Extra::default() }, sandboxed)
 }
 
 fn run_as(
@@ -233,7 +238,7 @@ fn run_as(
     stdin: Stdin<'_>,
     limits: &Limits,
     stdout: Stdout,
-    writable: &[OsString],
+    extra: &Extra,
     sandboxed: bool,
 ) -> Facts {
     LAUNCHER.with(|cell| {
@@ -249,7 +254,7 @@ fn run_as(
             }
         }
         let launcher = slot.as_ref().expect("started above");
-        run_with(launcher, program, stdin, limits, stdout, writable, sandboxed).unwrap_or_else(|e| {
+        run_with(launcher, program, stdin, limits, stdout, extra, sandboxed).unwrap_or_else(|e| {
             *slot = None; // a broken launcher is replaced on the next run
             spawn_error(format!("the launcher failed: {e}"))
         })
@@ -267,9 +272,10 @@ fn run_with(
     stdin: Stdin<'_>,
     limits: &Limits,
     sink: Stdout,
-    writable: &[OsString],
+    extra: &Extra,
     sandboxed: bool,
 ) -> std::io::Result<Facts> {
+    let writable = &extra.writable;
     // In the sandbox, stdin is a copy in memory: no path leads from it back to the case
     // folder, and nothing the program does to the file changes the case.
     let mut judges_copy = None;
@@ -341,15 +347,10 @@ fn run_with(
         },
         hidden: crate::sandbox::view::hidden_cases()
             .into_iter()
-            .chain(BUILD_VIEW.with(|cell| cell.borrow().as_ref().map(|t| t.hidden.clone())).unwrap_or_default())
+            .chain(extra.hidden.iter().cloned())
             .map(PathBuf::into_os_string)
             .collect(),
-        readable: BUILD_VIEW
-            .with(|cell| cell.borrow().as_ref().map(|t| t.readable.clone()))
-            .unwrap_or_default()
-            .into_iter()
-            .map(PathBuf::into_os_string)
-            .collect(),
+        readable: extra.readable.iter().map(|r| r.clone().into_os_string()).collect(),
         writable: writable.to_vec(),
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
