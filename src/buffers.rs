@@ -6,31 +6,26 @@
 //! `pidfd_getfd`), each buffer once however many descriptors share it.
 
 use std::collections::HashSet;
-use std::os::unix::ffi::OsStrExt;
 
 /// `SIOCOUTQ`, the same number as `TIOCOUTQ`: for a Unix socket, the bytes it has sent that
 /// no one has read yet.
 const SIOCOUTQ: libc::c_ulong = 0x5411;
 
-/// What the pipes and sockets of `pids` hold, in KiB.
-pub fn held_kib(pids: &[i32]) -> u64 {
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+/// What the pipes and sockets among `fds` (a tree's open descriptors) hold, in KiB.
+pub fn held_kib(fds: &[crate::proctree::OpenFd]) -> u64 {
+    let mut seen: HashSet<&[u8]> = HashSet::new();
     let mut bytes = 0u64;
-    for &pid in pids {
-        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
-        for fd in fds.flatten() {
-            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
-            let target = target.as_os_str().as_bytes().to_vec();
-            let pipe = target.starts_with(b"pipe:[");
-            if !(pipe || target.starts_with(b"socket:[")) || !seen.insert(target) {
-                continue;
-            }
-            bytes += if pipe {
-                pipe_bytes(&fd.path())
-            } else {
-                fd.file_name().to_str().and_then(|n| n.parse().ok()).map_or(0, |n| socket_bytes(pid, n))
-            };
+    for fd in fds {
+        let pipe = fd.target.starts_with(b"pipe:[");
+        if !(pipe || fd.target.starts_with(b"socket:[")) || !seen.insert(&fd.target) {
+            continue;
         }
+        bytes += if pipe {
+            pipe_bytes(&fd.path)
+        } else {
+            let number = fd.path.file_name().and_then(|n| n.to_str()).and_then(|n| n.parse().ok());
+            number.map_or(0, |n| socket_bytes(fd.pid, n))
+        };
     }
     (bytes + 1023) / 1024
 }
@@ -93,7 +88,7 @@ mod tests {
         };
         writer.write_all(&[7u8; 40 * 1024]).unwrap();
         sender.write_all(&[7u8; 60 * 1024]).unwrap();
-        let after = super::held_kib(&[me, me]);
+        let after = super::held_kib(&crate::proctree::open_fds(&[me, me]));
         // Other tests' pipes may hold more: at least what was written here is counted.
         assert!(after >= 100, "{after} KiB");
         // SAFETY: closing the read ends we still hold.
