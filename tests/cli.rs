@@ -965,3 +965,6 @@ mod subcases_cli;
 
 #[path = "support/watch_cli.rs"]
 mod watch_cli;
+
+#[path = "support/truth_cli.rs"]
+mod truth_cli;

@@ -27,7 +27,7 @@ Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points
 MLE memory, OLE output, RE runtime error (exit code or signal), CE compile error (the solver's
 source did not build, or is over the judge's source limit), IE internal error (bad case or
 checker), OK ran cleanly with nothing to compare, SK skipped.
-Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
+Precedence: IE > CE > MLE > TLE > OLE > RE > PE/WA/PC > AC.
 
 Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
