@@ -446,11 +446,15 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let subcases = match (&checker, expected, wants_diff) {
         (Checker::Builtin(kind), Some(path), true) => {
             let split = case.config.subcases.clone().unwrap_or_default();
-            match crate::subcases::judge_files(*kind, &split, input, &facts.stdout, path) {
+            let problem = crate::subcases::Problem {
+                declared: case.config.tags.iter().any(|t| t == "multitest"),
+                others: crate::subcases::other_inputs(input),
+            };
+            match crate::subcases::judge_files(*kind, &split, &problem, input, &facts.stdout, path) {
                 Ok(found) => {
                     detail = format!("{}: {}", found.headline(), found.detail);
                     let right = found.total - found.failed.len();
-                    if split.per_test_points() && right > 0 {
+                    if split.per_test_points() && right > 0 && !found.later_unknown {
                         verdict = Verdict::Pc;
                         share = right as f64 / found.total as f64;
                         detail = format!("{right} of {} tests right; {detail}", found.total);
@@ -461,10 +465,11 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
                     }
                     Some(found)
                 }
-                Err(why) => {
-                    // Asked for in case.toml: say why it did not happen; by default, silence.
-                    if matches!(split, crate::subcases::Split::Custom { .. }) {
-                        detail = format!("{detail} (not cut into tests: {why})");
+                Err(not_cut) => {
+                    // A file that looks multi-test keeps its one verdict and says why no test
+                    // is named; a single-test file, nothing.
+                    if not_cut.looks_multi {
+                        detail = format!("{detail} ({})", not_cut.note());
                     }
                     None
                 }

@@ -300,9 +300,11 @@ fn pad(text: &str, width: usize) -> String {
 pub fn failures(results: &[CaseResult], style: Style) -> String {
     let mut s = String::new();
     for r in results.iter().filter(|r| !r.passed && r.verdict != Verdict::Sk) {
-        let expected = r.expected_verdict.unwrap_or(Verdict::Ac);
         let name = tame_line(&r.name);
-        let _ = writeln!(s, "\n--- {name}: {} (expected {expected})", paint(style, r.verdict, r.verdict.code()));
+        // Only a case that asks for a verdict (a harness case's `expect`) says which; in a
+        // user's folder every case is meant to pass, and the heading says what failed.
+        let expected = r.expected_verdict.map(|v| format!(" (expected {v})")).unwrap_or_default();
+        let _ = writeln!(s, "\n--- {name}: {}{expected}", paint(style, r.verdict, r.verdict.code()));
         if !r.detail.is_empty() {
             let _ = writeln!(s, "{}", tame(&r.detail));
         }

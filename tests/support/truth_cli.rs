@@ -21,3 +21,135 @@ fn memory_past_the_limit_then_a_loop_is_mle_every_time() {
         assert!(row.contains("ms of CPU time"), "the note gives both figures: {text}");
     }
 }
+
+/// A solver that prints `output` whatever its input (the report, not the solving, is tested).
+fn printing(dir: &std::path::Path, name: &str, output: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\ncat <<'END'\n{output}END\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+/// Judges `path` from `cwd` with `solver`; (exit code, stdout).
+fn judged(cwd: &std::path::Path, path: &str, solver: &str) -> (Option<i32>, String) {
+    let out = super::judge().current_dir(cwd).args([path, "--diff", "unified", "--", solver]).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The report of the one failing case, from its verdict on: what `judge .`, `judge FILE` and
+/// `judge FOLDER` must agree on (the case's name aside).
+fn verdict_and_details(text: &str) -> String {
+    let block = text.split_once("\n--- ").map_or("", |(_, d)| d.split_once("\n\n").map_or(d, |(b, _)| b));
+    block.split_once('\n').map_or("", |(_, r)| r).to_string()
+}
+
+#[test]
+fn answers_of_varying_length_blame_the_right_test_with_its_own_input() {
+    // Each test: n, then a row of n numbers; its answer: them sorted, one a line. The answers
+    // are 2, 7, 1, 3 and 2 lines (15 in all, 3 a test if split evenly); only test 2 is wrong.
+    let input = "5\n2\n2 1\n7\n7 6 5 4 3 2 1\n1\n9\n3\n3 1 2\n2\n5 4\n";
+    let answer = "1\n2\n1\n2\n3\n4\n5\n6\n7\n9\n1\n2\n3\n4\n5\n";
+    let dir = super::folder(&[
+        ("prob/sample-1.in", input),
+        ("prob/sample-1.out", answer),
+        ("prob/sample-2.in", "2\n1\n4\n3\n9 8 7\n"),
+        ("prob/sample-2.out", "4\n7\n8\n9\n"),
+    ]);
+    let wrong = printing(dir.path(), "wrong.sh", &answer.replacen("5\n6\n", "6\n5\n", 1));
+    let prob = dir.path().join("prob");
+    let (code, text) = judged(dir.path(), "prob", &wrong);
+    assert_eq!(code, Some(1), "{text}");
+    let row = text.lines().find(|l| l.starts_with("sample-1")).unwrap_or_default();
+    assert!(row.contains("WA on test 2 of 5: line 5, column 1 differs"), "{text}");
+    assert!(text.contains("input of test 2 of 5 (the count line left out):\n  7\n  7 6 5 4 3 2 1\n"), "{text}");
+    assert!(text.contains("diff of test 2's answer from line 3"), "{text}");
+    // The same report from inside the folder, for the file, and for the folder.
+    let from_parent = verdict_and_details(&judged(dir.path(), "prob/sample-1.in", &wrong).1);
+    assert!(from_parent.starts_with("WA on test 2 of 5"), "{from_parent}");
+    assert_eq!(verdict_and_details(&judged(&prob, ".", &wrong).1), from_parent);
+    assert_eq!(verdict_and_details(&judged(&prob, "sample-1.in", &wrong).1), from_parent);
+    assert_eq!(verdict_and_details(&text), from_parent);
+}
+
+#[test]
+fn statement_shapes_name_a_test_only_when_it_is_proven() {
+    let dir = super::folder(&[
+        // n then n lines; one answer line a test.
+        ("lines/t.in", "3\n2\nab\ncd\n1\nx\n3\np\nq\nr\n"),
+        ("lines/t.out", "2\n1\n3\n"),
+        // Grids: n m then n rows.
+        ("grid/t.in", "2\n2 3\n#.#\n...\n3 1\n#\n.\n#\n"),
+        ("grid/t.out", "2\n2\n"),
+        // Two parts: n q, a row of n numbers, q queries; one answer line a query.
+        ("two/t.in", "2\n3 2\n5 1 4\n1 2\n2 3\n2 1\n7 7\n1 2\n"),
+        ("two/t.out", "6\n5\n14\n"),
+        // Its other sample: queries shaped like headers are told apart only across both files.
+        ("two/t2.in", "2\n2 3\n4 6\n1 1\n1 2\n2 2\n1 1\n9\n1 1\n"),
+        // YES/NO: n then a row of n numbers.
+        ("yesno/t.in", "3\n3\n1 2 3\n2\n2 1\n1\n5\n"),
+        ("yesno/t.out", "YES\nNO\nYES\n"),
+        // One test shaped like many: n then n numbers, one a line, and n answers.
+        ("single/t.in", "6\n4\n8\n15\n16\n23\n42\n"),
+        ("single/t.out", "4\n12\n27\n43\n66\n108\n"),
+    ]);
+    let cases = [
+        ("lines", "2\n9\n3\n", Some(("test 2 of 3", "  1\n  x\n"))),
+        ("grid", "2\n1\n", Some(("test 2 of 2", "  3 1\n  #\n  .\n  #\n"))),
+        ("two", "6\n5\n15\n", Some(("test 2 of 2", "  2 1\n  7 7\n  1 2\n"))),
+        ("yesno", "YES\nYES\nYES\n", Some(("test 2 of 3", "  2\n  2 1\n"))),
+        ("single", "4\n12\n27\n44\n66\n108\n", None),
+    ];
+    for (name, output, named) in cases {
+        let solver = printing(dir.path(), &format!("{name}.sh"), output);
+        let (code, text) = judged(dir.path(), name, &solver);
+        assert_eq!(code, Some(1), "{name}: {text}");
+        let row = text.lines().find(|l| l.starts_with("t ")).unwrap_or_default();
+        match named {
+            Some((test, input)) => {
+                assert!(row.contains(&format!("WA on {test}")), "{name}: {text}");
+                assert!(
+                    text.contains(&format!("input of {test} (the count line left out):\n{input}")),
+                    "{name}: {text}"
+                );
+            }
+            None => {
+                assert!(!text.contains("on test"), "{name}: a test was invented: {text}");
+                assert!(row.contains("line 4, column 2 differs"), "{name}: {text}");
+                assert!(row.contains("could not be told apart") && row.contains("multitest"), "{name}: {text}");
+                assert!(text.contains("input (head):\n  6\n  4\n"), "{name}: {text}");
+            }
+        }
+    }
+    // Declared multi-test (the listener's tag), the single-shaped file is six tests.
+    std::fs::write(dir.path().join("single/case.toml"), "tags = [\"multitest\"]\n").unwrap();
+    let solver = printing(dir.path(), "single.sh", "4\n12\n27\n44\n66\n108\n");
+    let (_, text) = judged(dir.path(), "single", &solver);
+    assert!(
+        text.contains("WA on test 4 of 6") && text.contains("input of test 4 of 6 (the count line left out):\n  16\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_input_swapped_for_a_fifo_never_holds_the_cut() {
+    // Outside the sandbox a run may put a FIFO where its input was; the cut read it with a
+    // plain read, and the judge waited for a writer forever.
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = super::folder(&[("cases/c/input.txt", "2\n1\nx\n1\ny\n"), ("cases/c/expected.txt", "a\nb\n")]);
+    let input = dir.path().join("cases/c/input.txt");
+    let solver = dir.path().join("swap.sh");
+    let body = format!("#!/bin/sh\nrm -f '{0}' && mkfifo '{0}'\necho a\necho c\n", input.display());
+    std::fs::write(&solver, body).unwrap();
+    std::fs::set_permissions(&solver, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = super::judge()
+        .current_dir(dir.path())
+        .args(["cases", "--sandbox", "off", "--", solver.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("line 2, column 1 differs"), "{text}");
+    assert!(std::fs::metadata(&input).unwrap().file_type().is_fifo(), "the solver did not swap the input");
+}
