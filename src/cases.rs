@@ -64,6 +64,10 @@ pub struct CaseFile {
     /// Variables the solver's runs get besides a judge's few (the sandbox gives it none of the
     /// judge's own): `env = { NAME = "VALUE" }`.
     pub env: Option<toml::Table>,
+    /// A file-I/O problem: the file it reads its input from (see [`crate::fileio`]).
+    pub input_file: Option<String>,
+    /// ...and the file it writes its answer to.
+    pub output_file: Option<String>,
 }
 
 /// `case.toml`, read and checked.
@@ -95,6 +99,8 @@ pub struct CaseConfig {
     /// What `[language.EXT]` tables say, by extension (outer files first).
     pub languages: Vec<(String, crate::languages::Custom)>,
     pub subcases: Option<crate::subcases::Split>,
+    /// `input_file` and `output_file`: the files a file-I/O problem reads and writes.
+    pub files: crate::fileio::Files,
 }
 
 impl CaseConfig {
@@ -138,6 +144,7 @@ impl CaseConfig {
             interactor_dir,
             languages,
             subcases: self.subcases.or(outer.subcases),
+            files: self.files.over(&outer.files),
         }
     }
 
@@ -193,6 +200,14 @@ impl CaseConfig {
         config.interactor = file.interactor;
         if let Some(v) = file.subcases {
             config.subcases = Some(crate::subcases::Split::parse(&v).map_err(|e| field("subcases", e))?);
+        }
+        for (key, name, slot) in [
+            ("input_file", &file.input_file, &mut config.files.input),
+            ("output_file", &file.output_file, &mut config.files.output),
+        ] {
+            if let Some(name) = name {
+                *slot = Some(crate::fileio::parse_name(name).map_err(|e| field(key, e))?);
+            }
         }
         if let Some(v) = file.expect {
             config.expect = Some(Verdict::parse(&v).map_err(|e| field("expect", e))?);

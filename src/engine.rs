@@ -56,6 +56,8 @@ pub struct Options {
     /// The largest source the judge accepts (`--source-limit`, or the problem's): beats
     /// case.toml's `source_limit`.
     pub source_limit: Option<u64>,
+    /// `--input-file` and `--output-file`: a file-I/O problem's files; each beats case.toml's.
+    pub files: crate::fileio::Files,
 }
 
 impl Options {
@@ -97,6 +99,7 @@ impl Options {
             solver_source: None,
             source_limit: None,
             suite: None,
+            files: crate::fileio::Files::default(),
         }
     }
 }
@@ -409,8 +412,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
     };
     // The reference runs first: when it fails, the solver is not worth running.
+    // A file-I/O problem's files (the command line's over case.toml's), for the reference too.
+    let files = options.files.over(&case.config.files);
     let reference = options.reference.as_ref().map(|program| {
-        let facts = exec::run(program, input, &limits);
+        let (facts, missing) = crate::fileio::run(program, input, &limits, &files);
+        let facts = match missing {
+            Some(m) => Facts { spawn_error: Some(m.why()), ..facts },
+            None => facts,
+        };
         let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
         (ReferenceRun { verdict: judged.verdict, cpu_ms: facts.cpu_ms }, judged.detail, facts.stdout)
     });
@@ -424,18 +433,24 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         Some((_, _, stdout)) => stdout.path(),
         None => case.expected.as_deref(),
     };
-    let mut runs: Vec<Facts> = (0..options.repeat.max(1)).map(|_| exec::run(&solver, input, &limits)).collect();
-    let cpu_ms = spread(runs.iter().map(|f| f.cpu_ms).collect());
-    let wall_ms = spread(runs.iter().map(|f| f.wall_ms).collect());
-    runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
-    let facts = runs.swap_remove(runs.len() / 2);
+    let mut runs: Vec<(Facts, Option<crate::fileio::Missing>)> =
+        (0..options.repeat.max(1)).map(|_| crate::fileio::run(&solver, input, &limits, &files)).collect();
+    let cpu_ms = spread(runs.iter().map(|(f, _)| f.cpu_ms).collect());
+    let wall_ms = spread(runs.iter().map(|(f, _)| f.wall_ms).collect());
+    runs.sort_by(|a, b| a.0.cpu_ms.total_cmp(&b.0.cpu_ms));
+    let (facts, missing) = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
     let Judgement { mut verdict, mut detail, mut share } = verdict::judge(&facts, &limits, || {
-        let o = check::check(&checker, input, expected, &facts.stdout);
+        // No output file: nothing to compare, whatever the answer (an empty one included).
+        let o = match &missing {
+            Some(m) => CheckOutcome::Wrong(m.why()),
+            None => check::check(&checker, input, expected, &facts.stdout),
+        };
         outcome = Some(o.clone());
         o
     });
     let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
+        && missing.is_none()
         && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
     let mut diff = match (expected, wants_diff) {
         (Some(path), true) => diff_window(&facts.stdout, path),

@@ -205,6 +205,16 @@ pub struct JudgingArgs {
     /// (SPOJ: 50000B, Codeforces: 64KiB) [default: the problem's, or case.toml's].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub source_limit: Option<u64>,
+
+    /// A file-I/O problem: the file its solution reads (input.txt, castle.in), put in the run's
+    /// working folder; stdin carries the input too [default: case.toml's input_file].
+    #[arg(long, value_name = "NAME", value_parser = crate::fileio::parse_name)]
+    pub input_file: Option<String>,
+
+    /// A file-I/O problem: the file its solution writes its answer to (output.txt, castle.out),
+    /// read instead of stdout [default: case.toml's output_file].
+    #[arg(long, value_name = "NAME", value_parser = crate::fileio::parse_name)]
+    pub output_file: Option<String>,
 }
 
 impl JudgingArgs {
@@ -254,6 +264,7 @@ impl JudgingArgs {
             checker: self.checker(builtin_exe)?,
             compiler_cmd: self.compiler_cmd.clone(),
             source_limit: self.source_limit,
+            files: crate::fileio::Files { input: self.input_file.clone(), output: self.output_file.clone() },
             ..options
         })
     }

@@ -153,3 +153,125 @@ fn an_input_swapped_for_a_fifo_never_holds_the_cut() {
     assert!(text.contains("line 2, column 1 differs"), "{text}");
     assert!(std::fs::metadata(&input).unwrap().file_type().is_fifo(), "the solver did not swap the input");
 }
+
+/// Competitive Companion's body for a file-I/O problem reading `input` and writing `output`.
+fn companion(name: &str, url: &str, input: &str, output: &str) -> serde_json::Value {
+    serde_json::json!({
+        "name": name, "group": "file I/O", "url": url, "interactive": false,
+        "memoryLimit": 256, "timeLimit": 1000, "testType": "single",
+        "tests": [{"input": "2 3\n", "output": "5\n"}, {"input": "10 -4\n", "output": "6\n"}],
+        "input": {"type": "file", "fileName": input}, "output": {"type": "file", "fileName": output},
+        "languages": {"java": {"mainClass": "Main", "taskClass": "Sum"}}
+    })
+}
+
+/// Runs `judge listen` in `dir`, POSTs `body`, and ends it once the problem is written (it
+/// answers 200 only after the folder is in place).
+fn listen_once(dir: &std::path::Path, body: &serde_json::Value) {
+    use std::io::{BufRead, Read, Write};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+        .current_dir(dir)
+        .args(["listen", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let port: u16 = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.split("http://127.0.0.1:").nth(1)?.split('/').next()?.parse().ok())
+        .expect("the listener printed no port");
+    let body = serde_json::to_vec(body).unwrap();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let head =
+        format!("POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n", body.len());
+    stream.write_all(&[head.as_bytes(), &body].concat()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn file_io_problems_from_competitive_companion_are_judged_from_their_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let problems = [
+        ("A. Sum", "https://codeforces.com/problemset/problem/120/A", "input.txt", "output.txt", "A-Sum"),
+        ("Castle", "https://usaco.org/index.php?page=viewproblem2&cpid=1", "castle.in", "castle.out", "Castle"),
+    ];
+    for (name, url, input, output, folder) in problems {
+        listen_once(dir.path(), &companion(name, url, input, output));
+        let toml = std::fs::read_to_string(dir.path().join(folder).join("case.toml")).unwrap();
+        assert!(toml.contains(&format!("input_file = \"{input}\"\noutput_file = \"{output}\"\n")), "{toml}");
+        let script = |label: &str, body: &str| {
+            let path = dir.path().join(format!("{folder}-{label}.sh"));
+            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            path.display().to_string()
+        };
+        let right = script("right", &format!("read a b < {input}; echo $((a + b)) > {output}"));
+        let wrong = script("wrong", &format!("read a b < {input}; echo $((a * b)) > {output}"));
+        let stdout_only = script("stdout", "read a b; echo $((a + b))");
+        let run = |solver: &str| {
+            let out = super::judge().current_dir(dir.path()).args([folder, "--", solver]).output().unwrap();
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+        };
+        let (code, text) = run(&right);
+        assert!(code == Some(0) && text.ends_with("2 passed, 0 failed\n"), "{name}: {text}");
+        let (code, text) = run(&wrong);
+        assert!(code == Some(1) && text.contains("line 1, column 1 differs"), "{name}: {text}");
+        let (code, text) = run(&stdout_only);
+        assert!(code == Some(1) && text.contains(&format!("the program wrote no {output}")), "{name}: {text}");
+        // The run's files stay in its own folder, never beside the samples.
+        assert!(!dir.path().join(folder).join(output).exists() && !dir.path().join(output).exists());
+    }
+}
+
+#[test]
+fn stress_judges_a_file_io_problem_from_its_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let script = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.display().to_string()
+    };
+    let gen = script(
+        "gen.sh",
+        "exec awk -v s=\"$1\" 'BEGIN { srand(substr(s, length(s) - 5) + 0); print int(rand() * 10), 1 }'",
+    );
+    let good = script("good.sh", "read a b < in.txt; echo $((a + b)) > out.txt");
+    // Wrong when a is 7, and silent on stdout either way.
+    let bad = script("bad.sh", "read a b < in.txt; echo $((a + b + (a == 7))) > out.txt");
+    let saved = dir.path().join("found");
+    let stress = |solver: &str| {
+        super::judge()
+            .args(["stress", "--gen", &gen, "--ref", &good, "--tests", "100", "--seed", "1"])
+            .args(["--input-file", "in.txt", "--output-file", "out.txt", "--save"])
+            .arg(&saved)
+            .args(["--", solver])
+            .output()
+            .unwrap()
+    };
+    let out = stress(&good);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = stress(&bad);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let folder = std::fs::read_dir(&saved).unwrap().next().unwrap().unwrap().path();
+    assert!(std::fs::read_to_string(folder.join("input.txt")).unwrap().starts_with('7'));
+    let toml = std::fs::read_to_string(folder.join("case.toml")).unwrap();
+    assert!(toml.contains("input_file = \"in.txt\"\noutput_file = \"out.txt\"\n"), "{toml}");
+    // The saved case replays with its files.
+    super::judge().arg(&folder).args(["--", &bad]).assert().code(1);
+    super::judge().arg(&folder).args(["--", &good]).assert().success();
+}
