@@ -489,7 +489,11 @@ fn cases_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
             problem: settings.problem.clone(),
         };
         if case.input.is_none() {
-            case.problem = Some(format!("{} has no input.txt", shown_path(dir)));
+            case.problem = Some(if case.expected.is_none() && lone_toml && case.problem.is_none() {
+                format!("{}{NO_SAMPLES}", shown_path(dir))
+            } else {
+                format!("{} has no input.txt", shown_path(dir))
+            });
         }
         // A file that is there but cannot be read as one (a folder, a FIFO, a broken link)
         // is the case's problem: never a pass for want of an expected output.
@@ -502,6 +506,15 @@ fn cases_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
     }
     cases.extend(pairs);
     cases
+}
+
+/// Ends the problem of a folder that holds a `case.toml` and nothing to judge (a problem
+/// received with no samples).
+const NO_SAMPLES: &str = " has no samples: a case.toml and no input.txt (or NAME.in with NAME.out) beside it";
+
+/// Whether `case` is a folder with no samples at all: nothing to judge, which is said, not IE.
+pub fn no_samples(case: &Case) -> bool {
+    case.input.is_none() && case.expected.is_none() && case.problem.as_deref().is_some_and(|p| p.ends_with(NO_SAMPLES))
 }
 
 /// Orders names as people do: `case-2` before `case-10`.

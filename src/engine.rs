@@ -330,6 +330,35 @@ pub(crate) fn spread(mut values: Vec<f64>) -> Spread {
     }
 }
 
+/// Whether `case` is tagged interactive (the listener's tag) with no interactor to judge it.
+fn lacks_interactor(case: &Case, options: &Options) -> bool {
+    case.config.tags.iter().any(|t| t == "interactive")
+        && options.interactor.is_none()
+        && case.config.interactor.is_none()
+}
+
+/// Why the selected cases cannot be judged at all (a usage error, exit 2): an interactive case
+/// with no interactor (its samples are a transcript, not an input), or no samples anywhere.
+pub fn refusal(cases: &[Case], options: &Options) -> Option<String> {
+    let chosen = select(cases, options);
+    if let Some(case) = chosen.iter().find(|c| lacks_interactor(c, options)) {
+        return Some(format!(
+            "{} is interactive (tagged `interactive`): its samples show an exchange, not an input; judge it with \
+             --interactor CMD (a testlib-style interactor), or interactor = \"CMD\" in its case.toml",
+            case.name
+        ));
+    }
+    if !chosen.is_empty() && chosen.iter().all(|c| crate::cases::no_samples(c)) {
+        let names: Vec<&str> = chosen.iter().map(|c| c.name.as_str()).collect();
+        return Some(format!(
+            "no samples to judge: {} holds a case.toml but no input (add NAME.in with NAME.out, or input.txt with \
+             expected.txt)",
+            names.join(", ")
+        ));
+    }
+    None
+}
+
 /// Runs and judges one case.
 pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     exec::use_launcher(&options.builtin_exe);
@@ -339,8 +368,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         ..options.limits(case.config.limits(Limits::default()))
     };
     let ie = |why: String| CaseResult::without_run(case, limits, Verdict::Ie, why);
+    if crate::cases::no_samples(case) {
+        return CaseResult::without_run(case, limits, Verdict::Sk, case.problem.clone().unwrap_or_default());
+    }
     if let Some(problem) = &case.problem {
         return ie(problem.clone());
+    }
+    if lacks_interactor(case, options) {
+        return ie(refusal(std::slice::from_ref(case), options).unwrap_or_default());
     }
     let Some(input) = &case.input else {
         return ie("the case has no input".into());
@@ -371,7 +406,10 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
             }
             Some(why) => {
                 let first = why.lines().next().unwrap_or_default();
-                let detail = format!("{first} (compiler's message on stderr)");
+                // Every case of the solver is CE for the same reason: each row says so in a few
+                // words, and the report gives the message once (its first line, below the rows;
+                // all of it on stderr).
+                let detail = format!("the solver did not build (the compiler's message is on stderr)\n{first}");
                 return CaseResult::without_run(case, limits, Verdict::Ce, detail);
             }
             None => options.solver.clone(),

@@ -196,6 +196,9 @@ fn run() -> i32 {
     if options.jobs > 1 {
         eprintln!("judge: note: {} cases at once; timings are noisier under parallel load", options.jobs);
     }
+    if let Some(e) = engine::refusal(&found, &options) {
+        return usage(e);
+    }
     if let Some(e) = no_solver.filter(|_| engine::select(&found, &options).iter().any(|c| c.config.solver.is_none())) {
         return usage(e);
     }

@@ -275,3 +275,50 @@ fn stress_judges_a_file_io_problem_from_its_files() {
     super::judge().arg(&folder).args(["--", &bad]).assert().code(1);
     super::judge().arg(&folder).args(["--", &good]).assert().success();
 }
+
+#[test]
+fn an_interactive_folder_without_an_interactor_is_a_usage_error_naming_the_flag() {
+    let dir = super::folder(&[
+        ("guess/sample-1.in", "1 8\n"),
+        ("guess/sample-1.out", "? 4\n? 2\n! 1\n"),
+        ("guess/case.toml", "tags = [\"codeforces\", \"interactive\"]\n"),
+    ]);
+    let out = super::judge().current_dir(dir.path()).args(["guess", "--", "/bin/cat"]).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("is interactive") && stderr.contains("--interactor CMD"), "{stderr}");
+    assert!(!stdout.contains("WA"), "{stdout}");
+}
+
+#[test]
+fn a_problem_with_no_samples_says_so() {
+    let dir = super::folder(&[("A-Sum/case.toml", "time_limit = \"1000ms\"\ntags = [\"codeforces\"]\n")]);
+    let out = super::judge().current_dir(dir.path()).args(["A-Sum", "--", "/bin/cat"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no samples to judge: A-Sum") && !stderr.contains("IE"), "{stderr}");
+}
+
+#[test]
+fn a_compile_error_is_told_once_and_headings_say_what_failed() {
+    let dir = super::folder(&[
+        ("p/1.in", "1\n"),
+        ("p/1.out", "1\n"),
+        ("p/2.in", "2\n"),
+        ("p/2.out", "2\n"),
+        ("p/3.in", "3\n"),
+        ("p/3.out", "3\n"),
+        ("main.c", "int main( { return 0; }\n"),
+    ]);
+    let out = super::judge().current_dir(dir.path()).args(["p", "--solver", "main.c"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(text.matches("did not compile").count(), 1, "{text}");
+    assert_eq!(text.lines().filter(|l| l.split_whitespace().nth(1) == Some("CE")).count(), 3, "{text}");
+    assert!(text.contains("--- 3 cases: CE (1, 2, 3)\n"), "{text}");
+    // A user's folder: what failed, without a harness's "expected AC".
+    let dir = super::folder(&[("q/1.in", "1\n"), ("q/1.out", "2\n")]);
+    let out = super::judge().current_dir(dir.path()).args(["q", "--", "/bin/cat"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\n--- 1: WA\n") && !text.contains("expected AC"), "{text}");
+}
