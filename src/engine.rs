@@ -522,7 +522,12 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
                     // A file that looks multi-test keeps its one verdict and says why no test
                     // is named; a single-test file, nothing.
                     if not_cut.looks_multi {
-                        detail = format!("{detail} ({})", not_cut.note());
+                        let (short, why) = not_cut.note();
+                        detail = format!("{detail} ({short})");
+                        // The row shows the first line; the details, why and what to do.
+                        if !why.is_empty() {
+                            detail = format!("{detail}\n{why}");
+                        }
                     }
                     None
                 }

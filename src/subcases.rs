@@ -239,15 +239,19 @@ impl NotCut {
         NotCut { why: why.into(), looks_multi: true, declared: false }
     }
 
-    /// The note a report adds to the case's one verdict.
-    pub fn note(&self) -> String {
+    /// The note a report adds to the case's one verdict: a few words for its row, then why
+    /// and how to declare the tests, for its details.
+    pub fn note(&self) -> (String, String) {
         if self.declared {
-            return format!("not cut into tests: {}", self.why);
+            return (format!("not cut into tests: {}", self.why), String::new());
         }
-        format!(
-            "the tests inside could not be told apart ({}); to have the failing one named, declare them: \
-             tags = [\"multitest\"] or subcases = \"on\" (or {{ input_lines = N, answer_lines = N }}) in case.toml",
-            self.why
+        (
+            "the tests inside could not be told apart".into(),
+            format!(
+                "Not cut into tests: {}. To have the failing test named, declare the file multi-test: \
+                 tags = [\"multitest\"] or subcases = \"on\" (or {{ input_lines = N, answer_lines = N }}) in case.toml.",
+                self.why
+            ),
         )
     }
 }
@@ -501,7 +505,7 @@ mod tests {
         assert!(why(b"1\n1 2\n", b"3\n", &Split::Auto).why.contains("one test"));
         let single = why(b"3\n1 2 3\n", b"1\n3\n6\n", &Split::Auto);
         assert!(single.looks_multi && single.why.contains("no header line"), "{single:?}");
-        assert!(single.note().contains("tags = [\"multitest\"]"));
+        assert!(single.note().1.contains("tags = [\"multitest\"]"));
         // One test of n then n lines, n answers: no test is invented.
         assert!(why(b"6\n4\n8\n15\n16\n23\n42\n", b"1\n2\n3\n4\n5\n6\n", &Split::Auto).looks_multi);
         assert!(why(b"2\n1\n2\n", b"1\n2\n3\n4\n", &Split::On).why.contains("neither one line a test"));
