@@ -189,8 +189,8 @@ pub fn input_tests<'a>(input: &'a [u8], split: &Split) -> Option<(usize, Vec<Vec
     let t = count(input)?;
     let all = lines(input);
     if let Some(body) = shape::Body::read(&all) {
-        if let Ok(cut) = shape::infer(&body, &[], true) {
-            return Some((t, body.spans(&cut).iter().map(|&(a, b)| all[a..=b].to_vec()).collect()));
+        if let Ok(found) = shape::infer(&body, &[], true) {
+            return Some((t, body.spans(&found.cut).iter().map(|&(a, b)| all[a..=b].to_vec()).collect()));
         }
     }
     let start = all.iter().position(|l| !l.iter().all(u8::is_ascii_whitespace))? + 1;
@@ -261,15 +261,17 @@ impl NotCut {
 pub struct Problem {
     /// The file is declared multi-test (the listener's `multitest` tag).
     pub declared: bool,
-    /// The problem's other inputs, which the rule must fit too.
-    pub others: Vec<Vec<u8>>,
+    /// The problem's other inputs, which the rule must fit too, each with its answer when it
+    /// has one (which the answer's rule must fit).
+    pub others: Vec<(Vec<u8>, Option<Vec<u8>>)>,
 }
 
 /// The problem's other inputs beside `input` on disk, whichever way the case was reached
 /// (`judge .`, `judge FILE.in` or `judge FOLDER`): files with its extension in its folder,
-/// or, for a case folder's `input.txt`, the `input.txt` of the folders beside it. Bounded in
-/// number and size.
-pub fn other_inputs(input: &std::path::Path) -> Vec<Vec<u8>> {
+/// or, for a case folder's `input.txt`, the `input.txt` of the folders beside it; each with
+/// its answer (`NAME.out` or `NAME.ans`, `expected.txt`) when there is one. Bounded in number
+/// and size.
+pub fn other_inputs(input: &std::path::Path) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
     const MOST: usize = 32;
     let Some(folder) = input.parent() else { return Vec::new() };
     let name = input.file_name().unwrap_or_default();
@@ -287,17 +289,22 @@ pub fn other_inputs(input: &std::path::Path) -> Vec<Vec<u8>> {
         .filter(|p| p != input && !crate::cases::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy()))
         .collect();
     candidates.sort();
-    candidates
-        .iter()
-        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= (1 << 20)))
-        .take(MOST)
-        .filter_map(|p| {
-            use std::io::Read;
-            let mut text = Vec::new();
-            crate::regular::open(p).ok()?.take(1 << 20).read_to_end(&mut text).ok()?;
-            Some(text)
-        })
-        .collect()
+    let read = |p: &std::path::Path| -> Option<Vec<u8>> {
+        use std::io::Read;
+        if !std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= (1 << 20)) {
+            return None;
+        }
+        let mut text = Vec::new();
+        crate::regular::open(p).ok()?.take(1 << 20).read_to_end(&mut text).ok()?;
+        Some(text)
+    };
+    let answer_of = |p: &std::path::Path| -> Option<Vec<u8>> {
+        if p.file_name() == Some(std::ffi::OsStr::new("input.txt")) {
+            return read(&p.with_file_name("expected.txt"));
+        }
+        ["out", "ans"].iter().find_map(|ext| read(&p.with_extension(ext)))
+    };
+    candidates.iter().filter_map(|p| Some((read(p)?, answer_of(p)))).take(MOST).collect()
 }
 
 /// As [`judge`], for a case's files: the input and the expected output on disk, the output
@@ -381,12 +388,23 @@ fn judge_declared(
         })?;
         (parts, None)
     } else {
-        let others: Vec<Vec<&[u8]>> = problem.others.iter().map(|o| lines(o)).collect();
-        let others: Vec<shape::Body> = others.iter().filter_map(|o| shape::Body::read(o)).collect();
+        let other_lines: Vec<Vec<&[u8]>> = problem.others.iter().map(|(i, _)| lines(i)).collect();
+        let others: Vec<shape::Body> = other_lines.iter().filter_map(|o| shape::Body::read(o)).collect();
+        if others.len() < other_lines.len() {
+            return Err(NotCut::unproven("another input of the problem does not start with a count of tests"));
+        }
         let found = shape::infer(&body, &others, declared).map_err(NotCut::unproven)?;
-        let parts = body.spans(&found).iter().map(|&(a, b)| all[a..=b].to_vec()).collect();
+        // The answers' rule must fit the other files' answers too.
+        let answered: Vec<(&shape::Cut, usize)> = found
+            .others
+            .iter()
+            .zip(&problem.others)
+            .filter_map(|(cut, (_, answer))| Some((cut.as_ref()?, lines(answer.as_ref()?).len())))
+            .collect();
+        let found_cut = &found.cut;
+        let parts = body.spans(found_cut).iter().map(|&(a, b)| all[a..=b].to_vec()).collect();
         let sizes = match (separator, answer_lines) {
-            (None, None) => Some(shape::answer_sizes(&found, want.len()).map_err(NotCut::unproven)?),
+            (None, None) => Some(shape::answer_sizes(found_cut, want.len(), &answered).map_err(NotCut::unproven)?),
             _ => None,
         };
         (parts, sizes)

@@ -147,36 +147,50 @@ fn header_rules(arity: usize) -> Vec<Rule> {
     rules.into_iter().map(|parts| Rule::Header { arity, parts }).collect()
 }
 
+/// A proven cut of a file, and of the problem's other files by the same rule.
+pub struct Inferred {
+    pub cut: Cut,
+    /// Each of `others` cut by the rule (under a fixed size, each file by its own).
+    pub others: Vec<Option<Cut>>,
+}
+
 /// How `body` is cut into tests, proven by a rule that also fits every file of `others`;
 /// `declared` allows rules that do not confirm the count. The error says why there is no cut.
-pub fn infer(body: &Body<'_>, others: &[Body<'_>], declared: bool) -> Result<Cut, String> {
+pub fn infer(body: &Body<'_>, others: &[Body<'_>], declared: bool) -> Result<Inferred, String> {
     let arity = body.lines.first().map_or(0, |(_, tokens)| tokens.len());
     let mut rules = if (1..=3).contains(&arity) { header_rules(arity) } else { Vec::new() };
     if declared && body.lines.len() % body.count == 0 {
         rules.push(Rule::Fixed(body.lines.len() / body.count));
     }
-    let mut found: Option<Cut> = None;
+    // Every test k lines: each file has its own k.
+    let fixed_in = |other: &Body<'_>| {
+        (other.lines.len() % other.count == 0).then(|| other.apply(&Rule::Fixed(other.lines.len() / other.count)))?
+    };
+    let mut found: Option<Inferred> = None;
     for rule in &rules {
         let Some((cut, given_here)) = body.apply(rule) else { continue };
         let mut given = given_here;
-        let mut everywhere = true;
+        let mut cuts = Vec::with_capacity(others.len());
         for other in others {
-            match (rule, other.apply(rule)) {
-                // Every test k lines: each file has its own k.
-                (Rule::Fixed(_), _) => {}
-                (_, Some((_, g))) => given |= g,
-                (_, None) => {
-                    everywhere = false;
-                    break;
+            let applied = match rule {
+                Rule::Fixed(_) => fixed_in(other),
+                _ => other.apply(rule),
+            };
+            match (rule, applied) {
+                (Rule::Fixed(_), applied) => cuts.push(applied.map(|(c, _)| c)),
+                (_, Some((c, g))) => {
+                    given |= g;
+                    cuts.push(Some(c));
                 }
+                (_, None) => break,
             }
         }
-        if !everywhere || !(given || declared) {
+        if cuts.len() < others.len() || !(given || declared) {
             continue;
         }
         match &found {
-            None => found = Some(cut),
-            Some(seen) if seen.starts == cut.starts => {}
+            None => found = Some(Inferred { cut, others: cuts }),
+            Some(seen) if seen.cut.starts == cut.starts => {}
             Some(_) => return Err("two rules fit its lines and cut them differently".into()),
         }
     }
@@ -194,22 +208,47 @@ pub fn infer(body: &Body<'_>, others: &[Body<'_>], declared: bool) -> Result<Cut
     })
 }
 
-/// How many answer lines each test of `cut` has: one each, or as many as a header number
-/// (plus one) says; all the rules that fit `answer_lines` must agree.
-pub fn answer_sizes(cut: &Cut, answer_lines: usize) -> Result<Vec<usize>, String> {
+/// How many lines a test's answer takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AnswerRule {
+    /// One line a test.
+    One,
+    /// As many as header number j says, plus `plus`.
+    Header { j: usize, plus: usize },
+}
+
+fn sizes(rule: AnswerRule, cut: &Cut) -> Option<Vec<usize>> {
     let t = cut.starts.len();
-    let mut candidates: Vec<Vec<usize>> = vec![vec![1; t]];
-    let arity = cut.headers.first().map_or(0, Vec::len);
-    if cut.headers.len() == t {
-        for j in 0..arity {
-            for plus in [0, 1] {
-                candidates.push(cut.headers.iter().map(|h| h[j] as usize + plus).collect());
-            }
+    match rule {
+        AnswerRule::One => Some(vec![1; t]),
+        AnswerRule::Header { j, plus } => {
+            (cut.headers.len() == t).then_some(())?;
+            cut.headers.iter().map(|h| h.get(j).map(|&n| n as usize + plus)).collect()
         }
     }
-    let mut fitting = candidates.into_iter().filter(|sizes| sizes.iter().sum::<usize>() == answer_lines);
+}
+
+/// How many answer lines each test of `cut` has (the file's answer being `answer_lines`
+/// long): one each, or as many as a header number (plus one) says. The rule must fit each of
+/// `others` (another file's cut, and its answer's lines) too, and all the rules that fit must
+/// agree.
+pub fn answer_sizes(cut: &Cut, answer_lines: usize, others: &[(&Cut, usize)]) -> Result<Vec<usize>, String> {
+    let arity = cut.headers.first().map_or(0, Vec::len);
+    let mut rules = vec![AnswerRule::One];
+    for j in 0..arity {
+        rules.extend([0, 1].map(|plus| AnswerRule::Header { j, plus }));
+    }
+    let fits =
+        |rule: AnswerRule, cut: &Cut, lines: usize| sizes(rule, cut).is_some_and(|s| s.iter().sum::<usize>() == lines);
+    let mut fitting = rules
+        .into_iter()
+        .filter(|&r| fits(r, cut, answer_lines) && others.iter().all(|&(c, n)| fits(r, c, n)))
+        .filter_map(|r| sizes(r, cut));
+    let files = if others.is_empty() { String::new() } else { format!(" (and in {} more files)", others.len()) };
     let first = fitting.next().ok_or_else(|| {
-        format!("its answer's {answer_lines} lines are neither one line a test nor a count given by each test's input")
+        format!(
+            "its answer's {answer_lines} lines{files} are neither one line a test nor a count given by each test's input"
+        )
     })?;
     if fitting.any(|other| other != first) {
         return Err("two rules fit the answer's lines and cut them differently".into());
@@ -228,7 +267,7 @@ mod tests {
     fn cut(text: &str, declared: bool) -> Result<Vec<(usize, usize)>, String> {
         let all = lines(text);
         let body = Body::read(&all).ok_or("no count")?;
-        infer(&body, &[], declared).map(|c| body.spans(&c))
+        infer(&body, &[], declared).map(|c| body.spans(&c.cut))
     }
 
     #[test]
@@ -261,7 +300,7 @@ mod tests {
         let (a, b) = (Body::read(&a).unwrap(), Body::read(&b).unwrap());
         // Alone, `a` is n then n lines; `b`'s second test has a row of one token after 1,
         // so only "n then a row of n" fits both, which cuts `a` the same.
-        assert_eq!(infer(&a, &[], false).map(|c| a.spans(&c)), Ok(vec![(1, 2), (3, 4)]));
+        assert_eq!(infer(&a, &[], false).map(|c| a.spans(&c.cut)), Ok(vec![(1, 2), (3, 4)]));
         let c = lines("2\n3\n1\n2\n");
         let c = Body::read(&c).unwrap();
         assert!(infer(&a, &[c], false).is_err());
@@ -272,10 +311,16 @@ mod tests {
     fn answers_are_one_line_a_test_or_a_count_from_the_input() {
         let all = lines("5\n2\na\nb\n7\n1\n2\n3\n4\n5\n6\n7\n1\nx\n3\na\nb\nc\n2\nd\ne\n");
         let body = Body::read(&all).unwrap();
-        let c = infer(&body, &[], false).unwrap();
-        assert_eq!(answer_sizes(&c, 15), Ok(vec![2, 7, 1, 3, 2]));
-        assert_eq!(answer_sizes(&c, 5), Ok(vec![1; 5]));
-        assert_eq!(answer_sizes(&c, 20), Ok(vec![3, 8, 2, 4, 3]));
-        assert!(answer_sizes(&c, 10).is_err());
+        let c = infer(&body, &[], false).unwrap().cut;
+        assert_eq!(answer_sizes(&c, 15, &[]), Ok(vec![2, 7, 1, 3, 2]));
+        assert_eq!(answer_sizes(&c, 5, &[]), Ok(vec![1; 5]));
+        assert_eq!(answer_sizes(&c, 20, &[]), Ok(vec![3, 8, 2, 4, 3]));
+        assert!(answer_sizes(&c, 10, &[]).is_err());
+        // Another file of the problem whose answer is one line a test rules out n lines a test.
+        let other = lines("2\n3\na\nb\nc\n1\nd\n");
+        let other = Body::read(&other).unwrap();
+        let oc = infer(&other, &[], false).unwrap().cut;
+        assert!(answer_sizes(&c, 15, &[(&oc, 2)]).is_err());
+        assert_eq!(answer_sizes(&c, 15, &[(&oc, 4)]), Ok(vec![2, 7, 1, 3, 2]));
     }
 }
