@@ -32,6 +32,9 @@ enum Rule {
     },
 }
 
+/// Lines times rules walked at most while looking for a file's rule (some 0.1 s).
+const MAX_WORK: usize = 40_000_000;
+
 /// The largest header number believed to count lines or tokens.
 const MAX_SIZE: u64 = 10_000_000;
 
@@ -166,6 +169,11 @@ pub fn infer(body: &Body<'_>, others: &[Body<'_>], declared: bool) -> Result<Inf
     let fixed_in = |other: &Body<'_>| {
         (other.lines.len() % other.count == 0).then(|| other.apply(&Rule::Fixed(other.lines.len() / other.count)))?
     };
+    // Each rule may walk every line of every file: past this much work, no cut is tried.
+    let lines = body.lines.len() + others.iter().map(|o| o.lines.len()).sum::<usize>();
+    if rules.len().saturating_mul(lines) > MAX_WORK {
+        return Err(format!("its {lines} lines are too many to prove where its tests end"));
+    }
     let mut found: Option<Inferred> = None;
     for rule in &rules {
         let Some((cut, given_here)) = body.apply(rule) else { continue };
