@@ -119,10 +119,14 @@ fn print_note(note: &Note, keep: bool) {
     match note {
         Note::Written { task, folder } => {
             let plural = if task.tests.len() == 1 { "" } else { "s" };
+            // `judge` alone judges the folder it is in, with the program in it.
             let next = if task.interactive {
-                format!("judge {} --interactor INTERACTOR -- ./solution", quoted(folder))
+                format!(
+                    "cd {} && judge --interactor INTERACTOR   (with main.cpp, main.py... or a.out in it)",
+                    quoted(folder)
+                )
             } else {
-                format!("judge {} -- ./solution   (or a source: main.cpp, main.rs, main.py)", quoted(folder))
+                format!("cd {} && judge   (with main.cpp, main.py... or a.out in it)", quoted(folder))
             };
             say(&format!(
                 "judge listen: {} -> {}/ ({} sample{plural}, {} ms, {} MB{})\n  next: {next}",
@@ -139,9 +143,14 @@ fn print_note(note: &Note, keep: bool) {
         Note::BatchDone { size, folders } => {
             if *size > 1 {
                 let parent = folders.first().and_then(|f| f.parent()).unwrap_or(Path::new("."));
+                // At a contest's root, `judge` judges each problem with its own program.
+                let command = if shown(parent).is_empty() || parent == Path::new(".") {
+                    "judge".to_string()
+                } else {
+                    format!("cd {} && judge", quoted(parent))
+                };
                 say(&format!(
-                    "judge listen: all {size} problems have come; judge them all with: judge {} -- ./solution",
-                    quoted(parent)
+                    "judge listen: all {size} problems have come; judge each with the program in its folder: {command}"
                 ));
             }
             if !keep {

@@ -206,8 +206,8 @@ fn a_contest_of_three_is_written_then_judged_and_the_listener_ends() {
     assert_eq!(listener.wait_for_exit(), Some(0), "{}", listener.printed());
     for line in [
         "A. Sum of Two -> contest/A-Sum-of-Two/ (2 samples, 2000 ms, 256 MB)",
-        "next: judge contest/A-Sum-of-Two -- ./solution",
-        "all 3 problems have come",
+        "next: cd contest/A-Sum-of-Two && judge",
+        "all 3 problems have come; judge each with the program in its folder: cd contest && judge\n",
         "judge listen: done",
     ] {
         assert!(listener.saw(line), "{line}: {}", listener.printed());
@@ -299,7 +299,7 @@ fn single_problems_interactive_ones_and_bad_requests() {
     );
     let toml = std::fs::read_to_string(root.path().join("p/E-Guess-the-Number/case.toml")).unwrap();
     assert!(toml.contains("tags = [\"codeforces\", \"interactive\"]") && toml.contains("--interactor"), "{toml}");
-    assert!(listener.saw("next: judge p/E-Guess-the-Number --interactor"), "{}", listener.printed());
+    assert!(listener.saw("next: cd p/E-Guess-the-Number && judge --interactor"), "{}", listener.printed());
     // --keep: still listening after each single problem.
     assert!(listener.child.id() > 0 && listener.send("OPTIONS", &[], b"").0 == 204);
     let good = summer(root.path(), "good.sh", 0);
