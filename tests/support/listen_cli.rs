@@ -326,7 +326,7 @@ fn the_listener_takes_a_port_the_extension_sends_to_and_the_next_when_it_is_take
     let held = order.iter().find_map(|p| std::net::TcpListener::bind(("127.0.0.1", *p)).ok());
     let held = held.expect("every port of the extension is taken on this machine");
     let held_port = held.local_addr().unwrap().port();
-    let listener = Listener::start_exactly(root.path(), &[]);
+    let listener = Listener::start_exactly(root.path(), &["--keep"]);
     assert!(COMPANION_PORTS.contains(&listener.port), "port {}: {}", listener.port, listener.printed());
     assert_ne!(listener.port, held_port);
     assert!(listener.saw(&format!("port {held_port} ")), "{}", listener.printed());
@@ -334,6 +334,12 @@ fn the_listener_takes_a_port_the_extension_sends_to_and_the_next_when_it_is_take
     let p = problem("A. Sum", "https://codeforces.com/contest/1/problem/A", &[("1 2\n", "3\n")], ("d", 1));
     assert_eq!(listener.post(&p).0, 200, "{}", listener.printed());
     assert!(root.path().join("A-Sum/sample-1.in").is_file());
+    // What the extension sends to CHelper's port: a `json` line, then the problem.
+    let b = problem("B. Two", "https://codeforces.com/contest/1/problem/B", &[("2\n", "2\n")], ("e", 1));
+    let body = format!("json\n{}", serde_json::to_string(&b).unwrap());
+    let (status, answer) = listener.send("POST", &["Content-Type: text/plain;charset=UTF-8"], body.as_bytes());
+    assert_eq!(status, 200, "{answer}");
+    assert!(root.path().join("B-Two/sample-1.in").is_file());
     drop(held);
 }
 
