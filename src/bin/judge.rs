@@ -4,7 +4,8 @@
 use clap::Parser;
 use sudoku_judge::cli::here::{self, Plan};
 use sudoku_judge::cli::round::{self, Stop};
-use sudoku_judge::{cli::Cli, run_builtin};
+use sudoku_judge::cli::{Cli, Command};
+use sudoku_judge::run_builtin;
 
 fn main() {
     let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
@@ -19,34 +20,40 @@ fn main() {
 }
 
 fn dispatch(args: &[String]) -> i32 {
-    match args.get(1).map(String::as_str) {
-        Some("--builtin") => {
-            let name = args.get(2).map_or("", String::as_str);
-            let rest = args.get(3..).unwrap_or(&[]);
-            run_builtin(name, rest)
-        }
-        Some("gen") => sudoku_judge::cli::gen::main(&args[2..]),
-        Some("submit") => sudoku_judge::cli::submit::main(&args[2..]),
-        Some("listen") => sudoku_judge::cli::listen::main(&args[2..]),
-        Some("stress") => match std::env::current_exe() {
-            Ok(exe) => sudoku_judge::cli::stress::main(&args[2..], exe),
-            Err(e) => {
-                eprintln!("judge: cannot find the judge executable: {e}");
-                2
-            }
-        },
-        _ => run(),
+    // The launcher's way into a built-in program: internal, never typed.
+    if args.get(1).map(String::as_str) == Some("--builtin") {
+        let name = args.get(2).map_or("", String::as_str);
+        let rest = args.get(3..).unwrap_or(&[]);
+        return run_builtin(name, rest);
     }
+    run()
 }
 
 /// `judge [PATH]... [-- CMD]`, with or without `--watch`.
 fn run() -> i32 {
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
-    if let Some(hint) = sudoku_judge::cli::oj_habit(&args) {
+    let command = args.first().is_some_and(|a| ["gen", "stress", "submit", "listen"].contains(&a.as_str()));
+    if let Some(hint) = sudoku_judge::cli::oj_habit(&args).filter(|_| !command) {
         eprintln!("judge: {hint}");
         return 2;
     }
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    let exe = std::env::current_exe();
+    match cli.subcommand.take() {
+        Some(Command::Gen(gen)) => return sudoku_judge::cli::gen::run(gen),
+        Some(Command::Submit(submit)) => return sudoku_judge::cli::submit::run(submit),
+        Some(Command::Listen(listen)) => return sudoku_judge::cli::listen::run(listen),
+        Some(Command::Stress(stress)) => {
+            return match exe {
+                Ok(exe) => sudoku_judge::cli::stress::run(*stress, exe),
+                Err(e) => {
+                    eprintln!("judge: cannot find the judge executable: {e}");
+                    2
+                }
+            }
+        }
+        None => {}
+    }
     if cli.lists_problems() {
         print!("{}", sudoku_judge::problems::listing());
         return 0;
@@ -58,7 +65,7 @@ fn run() -> i32 {
             misplaced.join(", ")
         );
     }
-    let exe = match std::env::current_exe() {
+    let exe = match exe {
         Ok(e) => e,
         Err(e) => {
             eprintln!("judge: cannot find the judge executable for @sudoku: {e}");

@@ -36,15 +36,8 @@ pub struct ListenCli {
     pub force: bool,
 }
 
-/// `judge listen ARGS`; returns the exit status.
-pub fn main(args: &[String]) -> i32 {
-    let cli = match ListenCli::try_parse_from(std::iter::once("judge listen".to_string()).chain(args.iter().cloned())) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
+/// `judge listen`, its command line parsed; returns the exit status.
+pub fn run(cli: ListenCli) -> i32 {
     if !cli.dir.is_dir() {
         eprintln!("judge listen: {} is not a folder: make it first, or name another", cli.dir.display());
         return 2;

@@ -41,10 +41,34 @@ Built-in programs: @sudoku (the bundled solver, the default in this repository),
 puzzle generator), @fixture (a misbehaving solver for testing the harness) and @interactor (the
 interactor of cases/interactive).";
 
+/// The commands besides judging, each with its own flags (listed in [`AFTER_HELP`], so hidden
+/// from clap's own list).
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    #[command(hide = true)]
+    Gen(gen::GenCli),
+    #[command(hide = true)]
+    Stress(Box<stress::StressCli>),
+    #[command(hide = true)]
+    Submit(submit::SubmitCli),
+    #[command(hide = true)]
+    Listen(listen::ListenCli),
+}
+
 /// Judges a program on folders of test cases, under a judge's time, memory and source limits.
 #[derive(Debug, Parser)]
-#[command(name = "judge", version, after_help = AFTER_HELP)]
+#[command(
+    name = "judge",
+    version,
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
+    /// `judge gen`, `judge stress`, `judge submit` or `judge listen`.
+    #[command(subcommand)]
+    pub subcommand: Option<Command>,
+
     /// Case folders or files to judge [default: the first of cases/, test/ (oj download)
     /// and tests/ in the working folder].
     #[arg(value_name = "PATH")]

@@ -120,15 +120,8 @@ impl StressCli {
     }
 }
 
-/// `judge stress ARGS` (args without the program name); returns the exit status.
-pub fn main(args: &[String], exe: PathBuf) -> i32 {
-    let cli = match StressCli::try_parse_from(std::iter::once("judge stress".to_string()).chain(args.iter().cloned())) {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
+/// `judge stress`, its command line parsed; returns the exit status.
+pub fn run(cli: StressCli, exe: PathBuf) -> i32 {
     let options = match cli.options(exe) {
         Ok(o) => o,
         Err(e) => {
