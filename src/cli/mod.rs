@@ -41,8 +41,8 @@ Built-in programs: @sudoku (the bundled solver, the default in this repository),
 puzzle generator), @fixture (a misbehaving solver for testing the harness) and @interactor (the
 interactor of cases/interactive).";
 
-/// The commands besides judging, each with its own flags (listed in [`AFTER_HELP`], so hidden
-/// from clap's own list).
+/// The commands besides judging, each with its own flags (listed in the help's own words
+/// after it, so hidden from clap's list).
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     #[command(hide = true)]

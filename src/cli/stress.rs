@@ -39,7 +39,7 @@ pub struct StressCli {
     #[arg(long = "ref", value_name = "REF")]
     pub reference: Option<String>,
 
-    /// The solver command, split like a shell would [default: as `judge` picks it: in this
+    /// The solver command, split like a shell would [default: as judge picks it: in this
     /// repository @sudoku, the bundled solver; elsewhere ./a.out, else the one main.* or other
     /// source file in the working folder].
     #[arg(short, long, value_name = "CMD")]
