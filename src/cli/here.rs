@@ -32,8 +32,8 @@ fn problem_folders(root: &Path) -> Vec<PathBuf> {
 
 /// The plan for `cli`: with no path given, at a folder with no cases/, test/ or tests/ and no
 /// case of its own but with problem folders (each holding cases, none a case folder itself),
-/// a contest, unless a program is given (it is then judged on every problem's cases); else
-/// one round as the command line says.
+/// a contest, unless a program is given or is here (it is then judged on every problem's
+/// cases); else one round as the command line says.
 pub fn plan(cli: &Cli) -> Plan {
     let given = cli.given_paths();
     let one = || Plan::One(Target { given: given.clone(), solver: cli.solver() });
@@ -53,8 +53,10 @@ pub fn plan(cli: &Cli) -> Plan {
     if problems.is_empty() {
         return one();
     }
-    // A program given is one program for every problem, as asked.
-    if !cli.command.is_empty() || cli.solver.is_some() {
+    // A program given is one program for every problem, as asked; so is a program here (a
+    // problem's folder with its samples in a subfolder, not a contest's).
+    let program_here = super::defaults::solver(&root).is_ok();
+    if !cli.command.is_empty() || cli.solver.is_some() || program_here {
         return Plan::One(Target { given: vec![root], solver: cli.solver() });
     }
     let problems = problems

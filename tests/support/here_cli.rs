@@ -98,6 +98,12 @@ fn judge_at_a_contests_root_judges_each_problem_with_its_own_program() {
     let out = judge().current_dir(dir.path()).args(["--", "A-Sum/a.out"]).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("solver: A-Sum/a.out\n") && !stdout.contains("contest:"), "{stdout}");
+    // A program here, samples in a subfolder: a problem's folder, not a contest's.
+    let one = folder(&[("samples/1.in", "1 2\n"), ("samples/1.out", "3\n")]);
+    script(&one.path().join("a.out"), "read a b; echo $((a + b))");
+    let out = judge().current_dir(one.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.starts_with("solver: ./a.out") && !stdout.contains("contest:"), "{stdout}");
     // No problem with a program: nothing to judge.
     let empty = folder(&[("A/sample-1.in", "1\n"), ("A/sample-1.out", "1\n")]);
     judge()
