@@ -18,6 +18,9 @@ pub const REQUEST_DEADLINE: Duration = Duration::from_secs(20);
 pub struct Request {
     pub method: String,
     pub origin: Option<String>,
+    /// The body is declared `application/json`: a web page cannot send that to another
+    /// origin without a preflight, which is never granted to a page.
+    pub json: bool,
     pub body: Vec<u8>,
 }
 
@@ -49,21 +52,30 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Why a request's `Origin` keeps it from writing problems, if it does. Browser extensions
-/// send their own scheme (`chrome-extension://`, `moz-extension://`); curl and other tools
-/// send none. A web page sends its http(s) origin, and a sandboxed frame or a `file:` page
-/// sends `null`: none of those may put files on this machine.
-pub fn refused_origin(origin: Option<&str>) -> Option<String> {
+/// Why a request keeps it from writing problems, if it does. Browser extensions send their
+/// own scheme (`chrome-extension://`), or, Firefox since 85, `null` (so as not to give away
+/// the extension's ID); curl and other tools send none. A web page sends its http(s) origin,
+/// and a sandboxed frame or a `file:` page also sends `null`: so `null` is taken only for a
+/// POST declared `application/json`, which such a page can only send after a preflight
+/// (`OPTIONS`), and a preflight from `null` or a web origin is refused. An extension with
+/// its host permission is never preflighted.
+pub fn refused(method: &str, origin: Option<&str>, json: bool) -> Option<String> {
     let origin = origin?.trim();
     let scheme = origin.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
     if scheme.as_deref().is_some_and(|s| s.ends_with("-extension") || s == "extension") {
         return None;
     }
-    Some(if origin.eq_ignore_ascii_case("null") {
-        "requests with `Origin: null` (a sandboxed frame, a file: page) are not taken".to_string()
-    } else {
-        format!("requests from web pages ({}) are not taken", crate::report::tame(origin))
-    })
+    if origin.eq_ignore_ascii_case("null") {
+        if method == "POST" && json {
+            return None;
+        }
+        return Some(
+            "requests with `Origin: null` are taken only as a POST of application/json, as the extension sends \
+             (a sandboxed frame or a file: page cannot)"
+                .to_string(),
+        );
+    }
+    Some(format!("requests from web pages ({}) are not taken", crate::report::tame(origin)))
 }
 
 /// Reads from `stream` into `buf` before `deadline`; `Ok(0)` at its end.
@@ -97,7 +109,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
     let text = String::from_utf8_lossy(&head);
     let mut lines = text.split("\r\n");
     let method = lines.next().unwrap_or_default().split(' ').next().unwrap_or_default().to_string();
-    let (mut length, mut origin, mut chunked, mut expect) = (None, None, false, false);
+    let (mut length, mut origin, mut chunked, mut expect, mut json) = (None, None, false, false, false);
     for line in lines {
         let Some((key, value)) = line.split_once(':') else { continue };
         let value = value.trim();
@@ -106,6 +118,9 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
                 length = Some(value.parse::<usize>().map_err(|_| Answer::new(400, "bad Content-Length"))?)
             }
             "origin" => origin = Some(value.to_string()),
+            "content-type" => {
+                json = value.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            }
             "transfer-encoding" => chunked = true,
             "expect" => expect = value.eq_ignore_ascii_case("100-continue"),
             _ => {}
@@ -132,7 +147,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
         }
         body.truncate(length);
     }
-    Ok(Request { method, origin, body })
+    Ok(Request { method, origin, json, body })
 }
 
 /// Writes `answer` and closes the connection gently.
@@ -162,17 +177,25 @@ pub fn send(stream: &mut TcpStream, answer: &Answer) {
 
 #[cfg(test)]
 mod tests {
-    use super::refused_origin;
+    use super::refused;
 
     #[test]
-    fn only_extensions_and_tools_without_an_origin_may_write() {
-        for taken in [None, Some("chrome-extension://cjnmckjndlpiamhfimnnjmnckgghkjbl"), Some("moz-extension://1-2-3")]
-        {
-            assert_eq!(refused_origin(taken), None, "{taken:?}");
+    fn only_extensions_and_tools_may_write() {
+        let extensions =
+            [None, Some("chrome-extension://cjnmckjndlpiamhfimnnjmnckgghkjbl"), Some("moz-extension://1-2-3")];
+        for taken in extensions {
+            for method in ["POST", "OPTIONS"] {
+                assert_eq!(refused(method, taken, false), None, "{taken:?}");
+            }
         }
-        for refused in ["null", "NULL", "https://evil.example", "http://localhost:8000", "file://", "x"] {
-            assert!(refused_origin(Some(refused)).is_some(), "{refused}");
+        for page in ["https://evil.example", "http://localhost:8000", "file://", "x"] {
+            assert!(refused("POST", Some(page), true).is_some(), "{page}");
+            assert!(refused("OPTIONS", Some(page), false).is_some(), "{page}");
         }
-        assert!(refused_origin(Some("null")).unwrap().contains("Origin: null"));
+        // Firefox's extension: null, with the JSON a page could only send after a preflight.
+        assert_eq!(refused("POST", Some("null"), true), None);
+        // A sandboxed frame's simple request, or its preflight for a JSON one.
+        assert!(refused("POST", Some("null"), false).unwrap().contains("Origin: null"));
+        assert!(refused("OPTIONS", Some("NULL"), false).is_some());
     }
 }

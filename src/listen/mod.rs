@@ -7,7 +7,8 @@
 //! client that connects and says nothing never delays another's problem. Writing a problem and
 //! counting its batch happen one at a time. An `OPTIONS` preflight, which older versions of the
 //! extension send, is answered. Only the extension, or a tool without an origin such as curl,
-//! may write problems: a web page's origin, and `null`, are refused.
+//! may write problems: a web page's origin is refused, and so is `null` (Firefox's extension
+//! sends it, but so do sandboxed frames) but for a POST of JSON, which no page can send.
 
 pub mod http;
 pub mod ports;
@@ -124,7 +125,7 @@ fn handle(mut stream: TcpStream, shared: &Shared) {
         Ok(r) => r,
         Err(answer) => return refuse(&mut stream, answer),
     };
-    if let Some(why) = http::refused_origin(request.origin.as_deref()) {
+    if let Some(why) = http::refused(&request.method, request.origin.as_deref(), request.json) {
         return refuse(&mut stream, Answer::new(403, why));
     }
     match request.method.as_str() {

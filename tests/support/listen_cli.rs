@@ -273,14 +273,15 @@ fn single_problems_interactive_ones_and_bad_requests() {
         listener.post(&path_like),
         listener.send("POST", &[&format!("Content-Length: {}", 64 << 20)], b"{"),
         listener.send("POST", &["Origin: https://evil.example"], &serde_json::to_vec(&atcoder).unwrap()),
-        // A sandboxed frame or a file: page.
-        listener.send("POST", &["Origin: null"], &serde_json::to_vec(&atcoder).unwrap()),
+        // A sandboxed frame or a file: page: a simple POST, or the preflight of a JSON one.
+        listener.send("POST", &["Origin: null", "Content-Type: text/plain"], &serde_json::to_vec(&atcoder).unwrap()),
+        listener.send("OPTIONS", &["Origin: null", "Access-Control-Request-Method: POST"], b""),
         listener.send("GET", &[], b""),
         // There already: kept.
         listener.post(&atcoder),
     ];
     let statuses: Vec<u16> = refused.iter().map(|(s, _)| *s).collect();
-    assert_eq!(statuses, [400, 400, 400, 413, 403, 403, 405, 409], "{refused:?}");
+    assert_eq!(statuses, [400, 400, 400, 413, 403, 403, 403, 405, 409], "{refused:?}");
     assert!(refused[1].1.contains("`timeLimit`") && refused[2].1.contains("looks like a path"), "{refused:?}");
     assert_eq!(files(root.path()), before);
     assert!(listener.saw("refused a request (413)"), "{}", listener.printed());
@@ -297,6 +298,14 @@ fn single_problems_interactive_ones_and_bad_requests() {
             "p/E-Guess-the-Number/sample-1.out",
         ]
     );
+    // Firefox's extension sends `Origin: null` with its JSON, which no page can send: taken.
+    let firefox = problem("B. Firefox", "https://codeforces.com/contest/1/problem/B", &[("1\n", "1\n")], ("f1", 1));
+    let body = serde_json::to_vec(&firefox).unwrap();
+    let taken = listener.send("POST", &["Origin: null", "Content-Type: application/json"], &body);
+    assert_eq!(taken.0, 200, "{taken:?}");
+    assert!(root.path().join("p/B-Firefox/sample-1.in").exists(), "{:?}", files(root.path()));
+    // Judged below with a solver of the other problems only.
+    std::fs::remove_dir_all(root.path().join("p/B-Firefox")).unwrap();
     let toml = std::fs::read_to_string(root.path().join("p/E-Guess-the-Number/case.toml")).unwrap();
     assert!(toml.contains("tags = [\"codeforces\", \"interactive\"]") && toml.contains("--interactor"), "{toml}");
     assert!(listener.saw("next: cd p/E-Guess-the-Number && judge --interactor"), "{}", listener.printed());
