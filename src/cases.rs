@@ -468,6 +468,21 @@ pub(crate) fn relative_name(root: &Path, path: &Path) -> String {
     }
 }
 
+/// Whether `dir` itself holds cases, in any layout (not counting its subfolders' own): a
+/// case folder, oj or plain pairs, cf-tool or cph tests, an AtCoder `in/` beside `out/`, or a
+/// Kattis `data/` of sample folders. Cheap: no walk below.
+pub fn holds_cases(dir: &Path) -> bool {
+    let direct = |d: &Path| !cases_in_folder(d, d, &Settings::default()).is_empty();
+    if !dir.is_dir() {
+        return false;
+    }
+    if direct(dir) || dir.join("in").is_dir() && dir.join("out").is_dir() {
+        return true;
+    }
+    let data = dir.join("data");
+    std::fs::read_dir(&data).is_ok_and(|entries| entries.flatten().any(|e| e.path().is_dir() && direct(&e.path())))
+}
+
 /// The cases that live directly in `dir`: the folder itself (`input.txt`), and any pairs of
 /// the other layouts (see [`crate::layouts`]). A folder with only a `case.toml` and
 /// subfolders holds settings for the cases below it; with no subfolders either, it is a case

@@ -60,6 +60,8 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
         let stem = stem.to_os_string();
         match ext.map(OsStr::to_string_lossy).as_deref() {
             Some("in") => add(&mut pairs, stem, path, true),
+            // A program beside the samples (`a.out`, as g++ names it) is no answer.
+            Some("out") if is_program(&path) => {}
             Some("out" | "ans") => add(&mut pairs, stem, path, false),
             Some("a") if all_digits(&stem) => add(&mut pairs, stem, path, false),
             None if all_digits(&file_name) => add(&mut pairs, file_name, path, true),
@@ -92,6 +94,17 @@ fn regular_files(dir: &Path) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.is_file() && !crate::cases::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy()))
         .collect()
+}
+
+/// Whether `path` is a program: executable, and an ELF file or a script. An answer copied
+/// with its execute bits set (from a zip, a FAT stick) is still an answer.
+fn is_program(path: &Path) -> bool {
+    use std::io::Read;
+    use std::os::unix::fs::PermissionsExt;
+    let executable = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    let mut head = [0u8; 4];
+    let read = executable && std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).is_ok();
+    read && (head == *b"\x7fELF" || head.starts_with(b"#!"))
 }
 
 fn all_digits(name: &OsStr) -> bool {
@@ -214,6 +227,21 @@ pub(crate) mod tests {
             ],
             "the folder's own input.txt is a case too; ans3.txt alone is a problem"
         );
+    }
+
+    #[test]
+    fn a_program_beside_the_samples_is_no_answer() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tree(&["p/sample-1.in", "p/sample-1.out", "p/a.out", "p/b.out", "p/c.out"]);
+        std::fs::write(dir.path().join("p/a.out"), "\x7fELF...").unwrap();
+        for name in ["p/a.out", "p/c.out"] {
+            std::fs::set_permissions(dir.path().join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        // a.out is g++'s program; b.out, and c.out (executable, but text), are answers whose
+        // input is missing.
+        let cases = found(&dir);
+        assert_eq!(cases[..2], [("p/b".into(), false, true, true), ("p/c".into(), false, true, true)]);
+        assert_eq!(cases[2..], [("p/sample-1".into(), true, true, false)]);
     }
 
     #[test]

@@ -29,15 +29,18 @@
 //!   returning text or bytes.
 //! - [`subcases`]: a failed multi-test file cut into its tests, each answer judged alone,
 //!   so the report names the test that failed.
-//! - [`cli`]: clap definitions turned into engine options once (also for `judge gen`,
-//!   `judge stress`, `judge listen` and `judge --watch`, which judges again on every save).
+//! - [`cli`]: clap definitions (one parser, `gen`, `stress`, `submit` and `listen` its
+//!   subcommands) turned into engine options once; one judging round ([`cli::round`]) for
+//!   `judge`, each round of `judge --watch` and each problem of a contest ([`cli::contest`]),
+//!   and what `judge` alone judges ([`cli::here`]).
 //!
 //! Three commands sit beside the same pipeline:
 //!
 //! - [`gen`]: a deterministic puzzle generator (`judge gen`, the built-in `@gen`) whose
 //!   uniqueness claims are proved with the solver's own counter.
 //! - [`listen`]: `judge listen`, which takes problems from the Competitive Companion browser
-//!   extension over HTTP on 127.0.0.1 and writes each as a problem folder of cases.
+//!   extension over HTTP on 127.0.0.1 (on a port the extension sends to as installed) and
+//!   writes each as a problem folder of cases.
 //! - [`stress`]: generate, run (through [`engine::run_case`], so the same limits, containment
 //!   and verdicts), and on a failure shrink the input and save it as a case folder. With a
 //!   reference solution (`--ref`, also for plain judging) the engine judges against the

@@ -945,7 +945,7 @@ fn without_a_path_the_judge_looks_in_cases_then_test_then_tests() {
         .current_dir(empty.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no cases/, test/ or tests/ folder here"));
+        .stderr(predicate::str::contains("no path given and no cases here"));
 }
 
 #[path = "support/live_cli.rs"]
@@ -968,3 +968,6 @@ mod watch_cli;
 
 #[path = "support/truth_cli.rs"]
 mod truth_cli;
+
+#[path = "support/here_cli.rs"]
+mod here_cli;

@@ -62,6 +62,45 @@ pub fn solver(dir: &Path) -> Result<Picked, String> {
     Ok(Picked { command: format!("./{chosen}"), why })
 }
 
+/// The program a run judges, chosen once for every entry point (`judge`, `--watch`, `judge
+/// stress`, each problem of a contest): given on the command line, or picked in a folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solver {
+    /// The command as text (for the report's first line, and to split when `words` is empty).
+    pub text: String,
+    /// The words after `--`, when the command was given so.
+    pub words: Vec<String>,
+    /// How it was picked, when it was not given.
+    pub why: Option<&'static str>,
+}
+
+impl Solver {
+    /// The words after `--` (which win), else `--solver TEXT`, else the program [`solver`] picks
+    /// in `dir`, named as from the working folder (`./main.cpp`, `B-Two/main.cpp`).
+    pub fn choose(words: &[String], given: Option<&str>, dir: &Path) -> Result<Solver, String> {
+        if !words.is_empty() {
+            let text = shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "));
+            return Ok(Solver { text, words: words.to_vec(), why: None });
+        }
+        if let Some(text) = given {
+            return Ok(Solver { text: text.to_string(), words: Vec::new(), why: None });
+        }
+        let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
+        let full = here.join(dir);
+        let picked = solver(&full)?;
+        let is_here = std::fs::canonicalize(&full).ok() == std::fs::canonicalize(&here).ok();
+        let text = match picked.command.strip_prefix("./") {
+            // Named from the working folder, where the run is started.
+            Some(file) if !is_here => {
+                let path = dir.join(file).display().to_string();
+                shlex::try_quote(&path).map_or(path.clone(), |q| q.into_owned())
+            }
+            _ => picked.command,
+        };
+        Ok(Solver { text, words: Vec::new(), why: Some(picked.why) })
+    }
+}
+
 /// Which cases `--problem` judges, and the note saying so.
 pub struct Suite {
     pub paths: Vec<PathBuf>,
@@ -136,6 +175,20 @@ mod tests {
         let two = pick(&["a.cpp", "b.cpp"]).unwrap_err();
         assert!(two.contains("2 source files here (a.cpp, b.cpp)") && two.contains("judge -- ./a.out"), "{two}");
         assert!(pick(&["notes.txt"]).unwrap_err().contains("no ./a.out and no source file here"));
+    }
+
+    #[test]
+    fn a_program_picked_in_another_folder_is_named_from_here() {
+        let dir = folder(&["main.py"]);
+        let chosen = Solver::choose(&[], None, dir.path()).unwrap();
+        assert_eq!(
+            (chosen.text, chosen.why),
+            (format!("{}/main.py", dir.path().display()), Some("the main source here"))
+        );
+        // Given beats picked, and the words after `--` beat --solver.
+        let words = vec!["./a b".to_string(), "x".to_string()];
+        assert_eq!(Solver::choose(&words, Some("@sudoku"), dir.path()).unwrap().text, "'./a b' x");
+        assert_eq!(Solver::choose(&[], Some("@sudoku"), dir.path()).unwrap().text, "@sudoku");
     }
 
     #[test]

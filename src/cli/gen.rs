@@ -100,14 +100,23 @@ impl GenCli {
 
 /// `judge gen ARGS` (args without the program name); returns the exit status (0 done,
 /// 2 usage, 3 the output could not be written).
+/// `@gen ARGS`, the built-in generator a run starts: its words parsed here.
 pub fn main(args: &[String]) -> i32 {
-    let cli = match GenCli::try_parse_from(std::iter::once("judge gen".to_string()).chain(args.iter().cloned())) {
-        Ok(cli) => cli,
+    match GenCli::try_parse_from(std::iter::once("judge gen".to_string()).chain(args.iter().cloned())) {
+        Ok(cli) => run(cli),
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
+            if e.use_stderr() {
+                2
+            } else {
+                0
+            }
         }
-    };
+    }
+}
+
+/// `judge gen`, its command line parsed; returns the exit status.
+pub fn run(cli: GenCli) -> i32 {
     let generated = match gen::generate(&cli.options()) {
         Ok(g) => g,
         Err(e) => {

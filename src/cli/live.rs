@@ -21,7 +21,7 @@ pub enum Sink {
 }
 
 impl Sink {
-    fn write(self, text: &str) -> std::io::Result<()> {
+    pub(crate) fn write(self, text: &str) -> std::io::Result<()> {
         match self {
             Sink::Stdout => {
                 let mut out = std::io::stdout().lock();

@@ -1,9 +1,12 @@
 //! The `judge` command line: clap definitions turned, once, into typed engine options.
 
+pub mod contest;
 pub mod defaults;
 pub mod gen;
+pub mod here;
 pub mod listen;
 pub mod live;
+pub mod round;
 pub mod stress;
 pub mod submit;
 pub mod watch;
@@ -38,10 +41,34 @@ Built-in programs: @sudoku (the bundled solver, the default in this repository),
 puzzle generator), @fixture (a misbehaving solver for testing the harness) and @interactor (the
 interactor of cases/interactive).";
 
+/// The commands besides judging, each with its own flags (listed in the help's own words
+/// after it, so hidden from clap's list).
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    #[command(hide = true)]
+    Gen(gen::GenCli),
+    #[command(hide = true)]
+    Stress(Box<stress::StressCli>),
+    #[command(hide = true)]
+    Submit(submit::SubmitCli),
+    #[command(hide = true)]
+    Listen(listen::ListenCli),
+}
+
 /// Judges a program on folders of test cases, under a judge's time, memory and source limits.
 #[derive(Debug, Parser)]
-#[command(name = "judge", version, after_help = AFTER_HELP)]
+#[command(
+    name = "judge",
+    version,
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
+    /// `judge gen`, `judge stress`, `judge submit` or `judge listen`.
+    #[command(subcommand)]
+    pub subcommand: Option<Command>,
+
     /// Case folders or files to judge [default: the first of cases/, test/ (oj download)
     /// and tests/ in the working folder].
     #[arg(value_name = "PATH")]
@@ -251,10 +278,22 @@ impl JudgingArgs {
         })
     }
 
-    /// `options` with these limits and this checker; sets the sandbox level of every run.
-    pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
+    /// The protections runs will have at `--sandbox`'s level, which becomes every run's; an
+    /// error naming what is missing when the level is `strict` and this kernel or user lacks
+    /// some. Every command that judges (`judge`, `--watch`, each problem of a contest, `judge
+    /// stress`) builds its options through here before anything is built or run.
+    pub fn sandbox_checked(&self) -> Result<crate::sandbox::Protections, String> {
         crate::sandbox::set_level(self.sandbox);
         crate::sandbox::environment::set_passed(self.env.clone());
+        let protections = crate::sandbox::protections(self.sandbox);
+        if self.sandbox == crate::sandbox::Level::Strict && !protections.missing.is_empty() {
+            return Err(format!("--sandbox strict: {}", protections.missing.join("; ")));
+        }
+        Ok(protections)
+    }
+
+    /// `options` with these limits and this checker.
+    pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
         Ok(Options {
             time_limit: self.time_limit,
             wall_limit: self.wall_limit,
@@ -353,27 +392,22 @@ impl Cli {
         self.paths.iter().chain(&self.directories).cloned().collect()
     }
 
-    /// The solver's command as text (`--solver`, or the words after `--`, which win, or the
-    /// default picked in the working folder), and why it was picked when it was.
-    pub fn solver_text(&self) -> Result<(String, Option<&'static str>), String> {
-        if !self.command.is_empty() {
-            return Ok((shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default(), None));
-        }
-        if let Some(s) = &self.solver {
-            return Ok((s.clone(), None));
-        }
-        let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
-        let picked = defaults::solver(&here)?;
-        Ok((picked.command, Some(picked.why)))
+    /// The solver: the words after `--` (which win), `--solver`, or the program picked in the
+    /// working folder.
+    pub fn solver(&self) -> Result<defaults::Solver, String> {
+        defaults::Solver::choose(&self.command, self.solver.as_deref(), std::path::Path::new("."))
     }
 
-    /// The engine options; `builtin_exe` is the program behind `@sudoku` and `@fixture`.
-    pub fn options(&self, builtin_exe: PathBuf) -> Result<Options, String> {
-        // Without a solver to pick, a stand-in: a run whose cases all name their own in
-        // case.toml needs none, and `judge` refuses the others before anything runs.
-        let text = self.solver_text().map_or_else(|_| "@sudoku".to_string(), |(t, _)| t);
-        self.judging.register_language(&text, &self.command)?;
-        let source = self.solver_source(&builtin_exe);
+    /// The engine options for `solver`; `builtin_exe` is the program behind `@sudoku` and
+    /// `@fixture`. Without a solver, a stand-in: a run whose cases all name their own in
+    /// case.toml needs none, and the judging round refuses the others before anything runs.
+    pub fn options(&self, builtin_exe: PathBuf, solver: Option<&defaults::Solver>) -> Result<Options, String> {
+        self.judging.sandbox_checked()?;
+        let stand_in = defaults::Solver { text: "@sudoku".into(), words: Vec::new(), why: None };
+        let chosen = solver.unwrap_or(&stand_in);
+        let text = chosen.text.clone();
+        self.judging.register_language(&text, &chosen.words)?;
+        let source = solver_source(chosen, &builtin_exe);
         // A problem's judge builds with its own command, where it is known.
         let judge_build = self.problem().and_then(|p| {
             let language = crate::build::Language::of(&source.as_ref()?.0)?;
@@ -384,7 +418,7 @@ impl Cli {
             }
         });
         let compiler = self.judging.compiler_cmd.as_deref().or(judge_build);
-        let (solver, solver_error) = build_solver(&text, &self.command, &builtin_exe, compiler)?;
+        let (solver, solver_error) = build_solver(&text, &chosen.words, &builtin_exe, compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
         let interactor = self
             .interactor
@@ -419,11 +453,10 @@ impl Cli {
         })
     }
 
-    /// The solver's source file and its size, when the solver is given as one.
     /// What building the solver will look like, for a spinner: "a.cpp with g++"; `None`
     /// when the solver is not a source file.
-    pub fn building(&self, builtin_exe: &std::path::Path) -> Option<String> {
-        let (source, _) = self.solver_source(builtin_exe)?;
+    pub fn building(&self, builtin_exe: &std::path::Path, solver: &defaults::Solver) -> Option<String> {
+        let (source, _) = solver_source(solver, builtin_exe)?;
         let chain = crate::languages::toolchain(&source, self.judging.compiler_cmd.as_deref())?;
         let command = chain.build.unwrap_or(chain.run);
         let words = shlex::split(&command).unwrap_or_default();
@@ -439,15 +472,16 @@ impl Cli {
             source.file_name().map_or_else(|| source.display().to_string(), |n| n.to_string_lossy().into_owned());
         Some(format!("{} with {}", crate::report::tame(&name).replace('\n', "\\n"), crate::report::tame(&compiler)))
     }
+}
 
-    fn solver_source(&self, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
-        let program = if self.command.is_empty() {
-            engine::parse_command(&self.solver_text().ok()?.0, builtin_exe)
-        } else {
-            engine::from_words(&self.command, builtin_exe)
-        };
-        crate::build::source_of(&program.ok()?)
-    }
+/// The solver's source file and its size, when the solver is given as one.
+fn solver_source(solver: &defaults::Solver, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
+    let program = if solver.words.is_empty() {
+        engine::parse_command(&solver.text, builtin_exe)
+    } else {
+        engine::from_words(&solver.words, builtin_exe)
+    };
+    crate::build::source_of(&program.ok()?)
 }
 
 /// Words of a judge command line that oj users type and that mean something else here (or
@@ -490,13 +524,15 @@ pub fn flags_after_command(command: &[String]) -> Vec<String> {
 /// usual other name.
 pub const DEFAULT_FOLDERS: [&str; 3] = ["cases", "test", "tests"];
 
-/// The paths to judge: those given, or the first default folder that exists here (`None`
-/// when there is none).
+/// The paths to judge: those given, or the first default folder that exists here, or the
+/// working folder itself when it holds cases in a layout judge reads (`None` when none of
+/// these is).
 pub fn paths_or_default(given: &[PathBuf]) -> Option<Vec<PathBuf>> {
     if !given.is_empty() {
         return Some(given.to_vec());
     }
-    DEFAULT_FOLDERS.iter().map(PathBuf::from).find(|p| p.is_dir()).map(|p| vec![p])
+    let default = DEFAULT_FOLDERS.iter().map(PathBuf::from).find(|p| p.is_dir());
+    default.or_else(|| Some(PathBuf::from(".")).filter(|here| crate::cases::holds_cases(here))).map(|p| vec![p])
 }
 
 /// The cores this process may run on.

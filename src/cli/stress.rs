@@ -39,9 +39,11 @@ pub struct StressCli {
     #[arg(long = "ref", value_name = "REF")]
     pub reference: Option<String>,
 
-    /// The solver command, split like a shell would.
-    #[arg(short, long, value_name = "CMD", default_value = "@sudoku")]
-    pub solver: String,
+    /// The solver command, split like a shell would [default: as judge picks it: in this
+    /// repository @sudoku, the bundled solver; elsewhere ./a.out, else the one main.* or other
+    /// source file in the working folder].
+    #[arg(short, long, value_name = "CMD")]
+    pub solver: Option<String>,
 
     /// The solver command as separate words, after `--`; beats --solver.
     #[arg(last = true, value_name = "CMD")]
@@ -86,9 +88,12 @@ pub struct StressCli {
 
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
+        // Refused before anything is built, as `judge` refuses it.
+        self.judging.sandbox_checked()?;
+        let chosen = super::defaults::Solver::choose(&self.command, self.solver.as_deref(), std::path::Path::new("."))?;
         let compiler = self.judging.compiler_cmd.as_deref();
-        self.judging.register_language(&self.solver, &self.command)?;
-        let (solver, solver_error) = build_solver(&self.solver, &self.command, &exe, compiler)?;
+        self.judging.register_language(&chosen.text, &chosen.words)?;
+        let (solver, solver_error) = build_solver(&chosen.text, &chosen.words, &exe, compiler)?;
         let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
         let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;
         let validator = self.validator.as_deref().map(|v| resolve(v, &exe, "--validator", compiler)).transpose()?;
@@ -103,11 +108,7 @@ impl StressCli {
         Ok(StressOptions {
             generator,
             generator_text: self.generator.clone(),
-            solver_text: if self.command.is_empty() {
-                self.solver.clone()
-            } else {
-                shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_else(|_| self.command.join(" "))
-            },
+            solver_text: chosen.text,
             judge,
             tests: self.tests.unwrap_or(if self.duration.is_some() { u64::MAX } else { 1000 }),
             duration: self.duration,
@@ -119,15 +120,8 @@ impl StressCli {
     }
 }
 
-/// `judge stress ARGS` (args without the program name); returns the exit status.
-pub fn main(args: &[String], exe: PathBuf) -> i32 {
-    let cli = match StressCli::try_parse_from(std::iter::once("judge stress".to_string()).chain(args.iter().cloned())) {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
+/// `judge stress`, its command line parsed; returns the exit status.
+pub fn run(cli: StressCli, exe: PathBuf) -> i32 {
     let options = match cli.options(exe) {
         Ok(o) => o,
         Err(e) => {

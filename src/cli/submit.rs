@@ -30,14 +30,8 @@ pub struct SubmitCli {
     pub output: Option<PathBuf>,
 }
 
-pub fn main(args: &[String]) -> i32 {
-    let cli = match SubmitCli::try_parse_from(std::iter::once("judge submit".to_string()).chain(args.iter().cloned())) {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
+/// `judge submit`, its command line parsed; returns the exit status.
+pub fn run(cli: SubmitCli) -> i32 {
     let Some(problem) = cli.problem else {
         return list();
     };

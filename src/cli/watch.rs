@@ -6,11 +6,11 @@
 //! install, and it works on every file system). A round starts only once the files have
 //! stood still for 300 ms (`SETTLE`), so an editor's half-written save is never judged.
 
-use super::live::{Live, Sink};
+use super::here::{self, Plan};
+use super::round::{self, Stop};
 use super::Cli;
-use crate::{cases, engine, report};
+use crate::{cases, engine};
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -20,11 +20,6 @@ const POLL: Duration = Duration::from_millis(200);
 const SETTLE: Duration = Duration::from_millis(300);
 /// The most files watched: past it, a folder is too large to poll (a whole home folder).
 const MAX_FILES: usize = 100_000;
-
-/// Whether the command line asks for `--watch` (before any `--`).
-pub fn wanted(args: &[String]) -> bool {
-    args.iter().take_while(|a| *a != "--").any(|a| a == "--watch")
-}
 
 /// Each watched file's modification time and size.
 type Snapshot = BTreeMap<PathBuf, (Option<SystemTime>, u64)>;
@@ -68,7 +63,7 @@ fn changes(before: &Snapshot, after: &Snapshot) -> Vec<PathBuf> {
 
 /// Whether `case` depends on one of `changed`: its input, its answer, or a `case.toml` in a
 /// folder above it.
-fn touched(case: &cases::Case, changed: &[PathBuf]) -> bool {
+pub(crate) fn touched(case: &cases::Case, changed: &[PathBuf]) -> bool {
     let files = [case.input.as_deref(), case.expected.as_deref()];
     changed.iter().any(|c| {
         files.contains(&Some(c.as_path()))
@@ -77,44 +72,50 @@ fn touched(case: &cases::Case, changed: &[PathBuf]) -> bool {
     })
 }
 
-/// `judge --watch ...`; returns only on an error before the first round (exit 2), as Ctrl-C
-/// ends the process.
-pub fn main() -> i32 {
-    use clap::Parser;
-    let cli = Cli::parse();
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("judge: cannot find the judge executable: {e}");
+/// `judge --watch ...`; returns only on an error before the first round (exit 2 or 3), as
+/// Ctrl-C ends the process. Each round is [`round::judge`]'s, as `judge` alone judges: the
+/// same program chosen and named, the same refusals.
+pub fn main(cli: &Cli, exe: &Path) -> i32 {
+    let target = match here::plan(cli) {
+        Plan::One(target) => target,
+        Plan::Contest { root, .. } => {
+            eprintln!(
+                "judge: --watch judges one problem, and {} is a contest's folder of problems: name one of them",
+                cases::shown_path(&root)
+            );
             return 2;
         }
     };
-    let Some(paths) = super::paths_or_default(&cli.given_paths()) else {
-        eprintln!("judge: no path given and no cases/, test/ or tests/ folder here: name the folder to watch");
-        return 2;
-    };
-    // The solver as `judge` picks it (given, or found in the working folder).
-    let program = match cli.solver_text() {
-        Ok(_) if !cli.command.is_empty() => engine::from_words(&cli.command, &exe),
-        Ok((text, _)) => engine::parse_command(&text, &exe),
-        Err(e) => Err(e),
-    };
+    let paths = super::paths_or_default(&target.given).unwrap_or_default();
     // The solver's source, or the program itself and any file its arguments name (a script,
     // `python3 sol.py`).
     let mut sources: Vec<PathBuf> = Vec::new();
-    if let Ok(p) = &program {
-        sources.extend(crate::build::source_of(p).map(|(path, _)| path));
-        let words = std::iter::once(&p.program).chain(&p.args);
-        sources.extend(words.map(PathBuf::from).filter(|w| w.is_file() && *w != exe));
+    if let Ok(solver) = &target.solver {
+        let program = if solver.words.is_empty() {
+            engine::parse_command(&solver.text, exe)
+        } else {
+            engine::from_words(&solver.words, exe)
+        };
+        if let Ok(p) = &program {
+            sources.extend(crate::build::source_of(p).map(|(path, _)| path));
+            let words = std::iter::once(&p.program).chain(&p.args);
+            sources.extend(words.map(PathBuf::from).filter(|w| w.is_file() && *w != exe));
+        }
     }
     let json = cli.json.clone().filter(|p| p != Path::new("-"));
     let mut seen = snapshot(&paths, &sources, json.as_deref());
     let mut changed: Vec<PathBuf> = Vec::new();
     for round in 1.. {
-        if let Err(code) = judge_round(&cli, &exe, &paths, &changed) {
-            if round == 1 {
-                return code;
+        let code = match round::judge(cli, exe, &target, &changed) {
+            Ok(_) => 0,
+            Err(Stop::Usage(message)) => {
+                eprintln!("judge: {message}");
+                2
             }
+            Err(Stop::Io) => 3,
+        };
+        if round == 1 && code != 0 {
+            return code;
         }
         eprintln!("judge --watch: round {round} done; watching {} files for a save (Ctrl-C ends)", seen.len());
         // Wait for a change, then for the files to stand still.
@@ -142,85 +143,9 @@ pub fn main() -> i32 {
     0
 }
 
-/// One round: build, judge (the cases that depend on `changed` first), print the table, the
-/// failures and the summary, and rewrite the `--json` report. `Err` is an exit status for a
-/// configuration error (no cases, a bad flag).
-fn judge_round(cli: &Cli, exe: &Path, paths: &[PathBuf], changed: &[PathBuf]) -> Result<(), i32> {
-    let usage = |message: String| {
-        eprintln!("judge: {message}");
-        2
-    };
-    let options = cli.options(exe.to_path_buf()).map_err(usage)?;
-    if let Some(e) = &options.solver_error {
-        eprintln!("judge: CE: {e}");
-    }
-    let (mut found, warnings) = cases::discover_with_warnings(paths).map_err(|e| usage(e.to_string()))?;
-    for w in warnings {
-        eprintln!("judge: warning: {w}");
-    }
-    // What changed runs first; the rest keep their order.
-    let (mut first, rest): (Vec<_>, Vec<_>) = found.drain(..).partition(|c| touched(c, changed));
-    first.extend(rest);
-    let found = first;
-    let chosen = engine::select(&found, &options);
-    if chosen.is_empty() {
-        return Err(usage(format!("no case to judge under {} (after filters)", paths[0].display())));
-    }
-    let stdout = std::io::stdout();
-    let color = match cli.color.as_str() {
-        "always" => true,
-        "never" => false,
-        _ => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let diff = report::DiffView::parse(&cli.diff).unwrap_or_default();
-    let width = if stdout.is_terminal() { terminal_width().unwrap_or(100) } else { 100 };
-    let style = report::Style { color, stderr_limit: cli.stderr_limit, diff, width };
-    let layout = report::Layout::before_run(
-        chosen.iter().map(|c| c.name.as_str()),
-        options.reference.is_some(),
-        chosen.iter().any(|c| c.config.points.is_some()),
-    );
-    let json_to_stdout = cli.json.as_deref() == Some(Path::new("-"));
-    let sink = if json_to_stdout { Sink::Stderr } else { Sink::Stdout };
-    let live = Live::start(layout, style, sink, chosen.len(), std::io::stderr().is_terminal());
-    let results = engine::run_all(&found, &options, &|event| live.event(event));
-    let _ = live.finish();
-    let text = format!("{}\n{}\n", report::failures(&results, style), report::summary(&results));
-    let protections = crate::sandbox::protections(cli.judging.sandbox);
-    if json_to_stdout {
-        eprint!("{text}");
-        let mut out = stdout.lock();
-        let _ = out.write_all(&report::json(&results, &protections)).and_then(|_| out.flush());
-    } else {
-        let mut out = stdout.lock();
-        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-    }
-    if let Some(path) = cli.json.as_ref().filter(|_| !json_to_stdout) {
-        if let Err(e) = std::fs::write(path, report::json(&results, &protections)) {
-            eprintln!("judge: cannot write {}: {e}", path.display());
-        }
-    }
-    Ok(())
-}
-
-/// Columns of the terminal on stdout, when it is one and says.
-fn terminal_width() -> Option<usize> {
-    // SAFETY: TIOCGWINSZ fills the winsize it is given, on a descriptor we hold.
-    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
-    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn watch_is_asked_for_only_before_the_command() {
-        let words = |w: &str| w.split(' ').map(String::from).collect::<Vec<_>>();
-        assert!(wanted(&words("cases --watch -- ./a.out")));
-        assert!(!wanted(&words("cases -- ./a.out --watch")));
-    }
 
     #[test]
     fn a_saved_file_is_a_change_and_a_case_toml_touches_the_cases_below() {

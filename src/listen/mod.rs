@@ -1,34 +1,33 @@
 //! `judge listen`: a Competitive Companion listener. The browser extension POSTs each problem
 //! as JSON to a port on this machine; each becomes a problem folder (see [`write`](mod@write)).
 //!
-//! Plain HTTP/1.1 over `std::net`, on 127.0.0.1 only, one request per connection (the
-//! extension sends one problem per POST, a contest's problems one after another). An
-//! `OPTIONS` preflight, which older versions of the extension send, is answered. A request
-//! from a web page (an `Origin` of http or https) is refused: only the extension, or a tool
-//! without an origin such as curl, may write problems.
+//! Plain HTTP/1.1 over `std::net`, on 127.0.0.1 only, on a port the extension sends to as
+//! installed ([`ports`]), one request per connection ([`http`]). Each connection has a thread
+//! of its own (at most [`MAX_CONNECTIONS`] at once) and a deadline for its request, so a
+//! client that connects and says nothing never delays another's problem. Writing a problem and
+//! counting its batch happen one at a time. An `OPTIONS` preflight, which older versions of the
+//! extension send, is answered. Only the extension, or a tool without an origin such as curl,
+//! may write problems: a web page's origin is refused, and so is `null` (Firefox's extension
+//! sends it, but so do sandboxed frames) but for a POST of JSON, which no page can send.
 
+pub mod http;
+pub mod ports;
 pub mod task;
 pub mod write;
 
+use http::Answer;
 use std::collections::HashMap;
-use std::io::{Read, Write as _};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use task::Task;
 use write::Refusal;
 
-/// The port listened on by default: none of the ports the extension knows already (cph and
-/// competitest.nvim 27121, CP Editor 10045, cpbooster 1327, Hightail 4244...), so the judge
-/// can listen beside them.
-pub const DEFAULT_PORT: u16 = 10047;
+pub use http::MAX_BODY;
 
-/// The largest body read: a problem's samples are kilobytes.
-pub const MAX_BODY: usize = 8 << 20;
-/// The largest request head (request line and headers).
-const MAX_HEAD: usize = 32 << 10;
-/// How long a client may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections served at once; past it a new one is answered 503 at once.
+pub const MAX_CONNECTIONS: usize = 32;
 
 /// What the listener tells its caller as requests come.
 #[derive(Debug)]
@@ -53,203 +52,144 @@ pub struct Options {
     pub force: bool,
 }
 
-/// One parsed request.
-struct Request {
-    method: String,
-    origin: Option<String>,
-    body: Vec<u8>,
-}
-
-/// An HTTP answer: status and a line of text.
-struct Answer {
-    status: u16,
-    text: String,
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        204 => "No Content",
-        400 => "Bad Request",
-        403 => "Forbidden",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        411 => "Length Required",
-        413 => "Payload Too Large",
-        431 => "Request Header Fields Too Large",
-        _ => "Internal Server Error",
-    }
-}
-
-/// Reads one request; `Err` is the answer to give instead.
-fn read_request(stream: &mut TcpStream) -> Result<Request, Answer> {
-    let refuse = |status: u16, text: &str| Answer { status, text: text.to_string() };
-    let mut head = Vec::new();
-    let mut buf = [0u8; 4096];
-    let end = loop {
-        if let Some(at) = head.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        if head.len() > MAX_HEAD {
-            return Err(refuse(431, "the request head is too large"));
-        }
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => return Err(refuse(400, "the request ended before its headers did")),
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-    };
-    let mut body = head.split_off(end);
-    let text = String::from_utf8_lossy(&head);
-    let mut lines = text.split("\r\n");
-    let method = lines.next().unwrap_or_default().split(' ').next().unwrap_or_default().to_string();
-    let (mut length, mut origin, mut chunked, mut expect) = (None, None, false, false);
-    for line in lines {
-        let Some((key, value)) = line.split_once(':') else { continue };
-        let value = value.trim();
-        match key.trim().to_ascii_lowercase().as_str() {
-            "content-length" => length = Some(value.parse::<usize>().map_err(|_| refuse(400, "bad Content-Length"))?),
-            "origin" => origin = Some(value.to_string()),
-            "transfer-encoding" => chunked = true,
-            "expect" => expect = value.eq_ignore_ascii_case("100-continue"),
-            _ => {}
-        }
-    }
-    if method == "POST" {
-        if chunked {
-            return Err(refuse(411, "send the body with a Content-Length, not chunked"));
-        }
-        let length = length.ok_or_else(|| refuse(411, "a POST needs a Content-Length"))?;
-        if length > MAX_BODY {
-            return Err(refuse(413, &format!("the body is {length} bytes; a problem is at most {MAX_BODY}")));
-        }
-        // curl asks before sending a body over 1 KiB, and waits a second for the answer.
-        if expect && body.len() < length {
-            let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
-        }
-        if body.len() < length {
-            let mut rest = vec![0u8; length - body.len()];
-            stream.read_exact(&mut rest).map_err(|_| refuse(400, "the body is shorter than its Content-Length"))?;
-            body.extend_from_slice(&rest);
-        }
-        body.truncate(length);
-    }
-    Ok(Request { method, origin, body })
-}
-
-fn send(stream: &mut TcpStream, answer: &Answer) {
-    let body = format!("{}\n", answer.text);
-    let head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n\
-         Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Methods: POST, OPTIONS\r\n\
-         Access-Control-Allow-Headers: Content-Type\r\nConnection: close\r\n\r\n",
-        answer.status,
-        reason(answer.status),
-        if answer.status == 204 { 0 } else { body.len() },
-    );
-    let _ = stream.write_all(head.as_bytes());
-    if answer.status != 204 {
-        let _ = stream.write_all(body.as_bytes());
-    }
-    let _ = stream.flush();
-    // Closing with unread bytes would reset the connection, and the client might lose the
-    // answer: say we are done, then read what it still sends (bounded) until it closes.
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    let _ = std::io::copy(&mut Read::by_ref(stream).take(MAX_BODY as u64), &mut std::io::sink());
-}
-
-/// The problems of each batch seen so far, by batch id.
-#[derive(Default)]
-struct Batches {
-    seen: HashMap<String, (usize, Vec<PathBuf>)>,
+/// What the connections' threads share.
+struct Shared {
+    options: Options,
+    on: Box<dyn Fn(Note) + Send + Sync>,
+    /// The problems of each batch seen so far, by batch id; held while a problem is written,
+    /// so two problems never race for one folder.
+    batches: Mutex<HashMap<String, (usize, Vec<PathBuf>)>>,
+    live: AtomicUsize,
+    done: AtomicBool,
+    address: SocketAddr,
 }
 
 /// Serves on `listener` until a batch is complete (or for ever with `keep`), telling `on`
-/// what happens. Only an error of the listening socket itself ends it early.
-pub fn serve(listener: &TcpListener, options: &Options, on: &mut dyn FnMut(Note)) -> std::io::Result<()> {
-    let mut batches = Batches::default();
+/// what happens, from the connections' threads. Only an error of the listening socket itself
+/// ends it early.
+pub fn serve(
+    listener: &TcpListener,
+    options: Options,
+    on: impl Fn(Note) + Send + Sync + 'static,
+) -> std::io::Result<()> {
+    let shared = Arc::new(Shared {
+        options,
+        on: Box::new(on),
+        batches: Mutex::default(),
+        live: AtomicUsize::new(0),
+        done: AtomicBool::new(false),
+        address: listener.local_addr()?,
+    });
     for stream in listener.incoming() {
-        let Ok(mut stream) = stream else { continue };
-        let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
-        let _ = stream.set_write_timeout(Some(READ_TIMEOUT));
-        let request = match read_request(&mut stream) {
-            Ok(r) => r,
-            Err(answer) => {
-                on(Note::Refused { status: answer.status, why: answer.text.clone() });
-                send(&mut stream, &answer);
-                continue;
-            }
-        };
-        if request.origin.as_deref().is_some_and(|o| o.starts_with("http://") || o.starts_with("https://")) {
-            let answer = Answer { status: 403, text: "requests from web pages are not taken".into() };
-            on(Note::Refused { status: 403, why: answer.text.clone() });
-            send(&mut stream, &answer);
+        if shared.done.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let Ok(stream) = stream else { continue };
+        if shared.live.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            shared.live.fetch_sub(1, Ordering::SeqCst);
+            busy(stream, &shared);
             continue;
         }
-        match request.method.as_str() {
-            "OPTIONS" => send(&mut stream, &Answer { status: 204, text: String::new() }),
-            "POST" => {
-                let done = receive(&request.body, options, &mut batches, on, &mut stream);
-                if let Some(folders) = done {
-                    on(Note::BatchDone { size: folders.len(), folders: &folders });
-                    if !options.keep {
-                        return Ok(());
-                    }
-                }
-            }
-            _ => {
-                let answer = Answer { status: 405, text: format!("{} is not taken: POST a problem", request.method) };
-                on(Note::Refused { status: 405, why: answer.text.clone() });
-                send(&mut stream, &answer);
-            }
+        let mine = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new().name("listen-connection".into()).spawn(move || {
+            handle(stream, &mine);
+            mine.live.fetch_sub(1, Ordering::SeqCst);
+        });
+        if spawned.is_err() {
+            shared.live.fetch_sub(1, Ordering::SeqCst);
         }
     }
     Ok(())
 }
 
+/// Too many connections: a 503 sent without waiting on the client, and the connection closed.
+fn busy(stream: TcpStream, shared: &Shared) {
+    use std::io::Write as _;
+    let why = format!("{MAX_CONNECTIONS} connections are open already: try again");
+    (shared.on)(Note::Refused { status: 503, why: why.clone() });
+    let _ = stream.set_nonblocking(true);
+    let text = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{why}\n",
+        why.len() + 1
+    );
+    let _ = (&stream).write_all(text.as_bytes());
+}
+
+/// One connection: its request read, judged and answered.
+fn handle(mut stream: TcpStream, shared: &Shared) {
+    let refuse = |stream: &mut TcpStream, answer: Answer| {
+        (shared.on)(Note::Refused { status: answer.status, why: answer.text.clone() });
+        http::send(stream, &answer);
+    };
+    let request = match http::read_request(&mut stream) {
+        Ok(r) => r,
+        Err(answer) => return refuse(&mut stream, answer),
+    };
+    if let Some(why) = http::refused(&request.method, request.origin.as_deref(), request.json) {
+        return refuse(&mut stream, Answer::new(403, why));
+    }
+    match request.method.as_str() {
+        "OPTIONS" => http::send(&mut stream, &Answer::new(204, "")),
+        "POST" => {
+            if let Some(folders) = receive(&request.body, shared, &mut stream) {
+                (shared.on)(Note::BatchDone { size: folders.len(), folders: &folders });
+                if !shared.options.keep {
+                    shared.done.store(true, Ordering::SeqCst);
+                    // The accepting thread waits in accept(): a connection wakes it to see it is done.
+                    let _ = TcpStream::connect(shared.address);
+                }
+            }
+        }
+        other => {
+            let answer = Answer::new(405, format!("{} is not taken: POST a problem", crate::report::tame(other)));
+            refuse(&mut stream, answer)
+        }
+    }
+}
+
 /// Takes one POSTed problem and answers it; the folders of its batch when it completes one.
-fn receive(
-    body: &[u8],
-    options: &Options,
-    batches: &mut Batches,
-    on: &mut dyn FnMut(Note),
-    stream: &mut TcpStream,
-) -> Option<Vec<PathBuf>> {
+fn receive(body: &[u8], shared: &Shared, stream: &mut TcpStream) -> Option<Vec<PathBuf>> {
+    // The extension sends to CHelper's port (4243) a `json` line before the JSON.
+    let body = body.strip_prefix(b"json\r\n").or_else(|| body.strip_prefix(b"json\n")).unwrap_or(body);
     let task = match Task::parse(body) {
         Ok(t) => t,
         Err(why) => {
-            on(Note::Refused { status: 400, why: why.clone() });
-            send(stream, &Answer { status: 400, text: why });
+            (shared.on)(Note::Refused { status: 400, why: why.clone() });
+            http::send(stream, &Answer::new(400, why));
             return None;
         }
     };
-    let folder = match write::write(&task, &options.dir, options.force) {
-        Ok(folder) => {
-            on(Note::Written { task: &task, folder: &folder });
-            send(stream, &Answer { status: 200, text: format!("written to {}", folder.display()) });
-            folder
-        }
-        Err(refusal @ Refusal::Exists(_)) => {
-            // A problem that is there already still counts towards its batch: fetching a
-            // contest again must not leave the listener waiting for ever.
-            let why = refusal.to_string();
-            on(Note::Kept { task: &task, why: why.clone() });
-            send(stream, &Answer { status: 409, text: why });
-            match refusal {
-                Refusal::Exists(p) => p,
-                _ => return None,
+    let (answer, done) = {
+        let mut batches = shared.batches.lock().unwrap_or_else(|e| e.into_inner());
+        let (answer, folder) = match write::write(&task, &shared.options.dir, shared.options.force) {
+            Ok(folder) => {
+                (shared.on)(Note::Written { task: &task, folder: &folder });
+                (Answer::new(200, format!("written to {}", folder.display())), folder)
             }
+            Err(Refusal::Exists(folder)) => {
+                // A problem that is there already still counts towards its batch: fetching a
+                // contest again must not leave the listener waiting for ever.
+                let why = Refusal::Exists(folder.clone()).to_string();
+                (shared.on)(Note::Kept { task: &task, why: why.clone() });
+                (Answer::new(409, why), folder)
+            }
+            Err(refusal) => {
+                let status = if matches!(refusal, Refusal::Bad(_)) { 400 } else { 500 };
+                (shared.on)(Note::Refused { status, why: refusal.to_string() });
+                drop(batches);
+                http::send(stream, &Answer::new(status, refusal.to_string()));
+                return None;
+            }
+        };
+        let entry = batches.entry(task.batch.id.clone()).or_insert((task.batch.size, Vec::new()));
+        // The same problem sent twice counts once.
+        if !entry.1.contains(&folder) {
+            entry.1.push(folder);
         }
-        Err(refusal) => {
-            let status = if matches!(refusal, Refusal::Bad(_)) { 400 } else { 500 };
-            on(Note::Refused { status, why: refusal.to_string() });
-            send(stream, &Answer { status, text: refusal.to_string() });
-            return None;
-        }
+        let done = if entry.1.len() >= entry.0 { batches.remove(&task.batch.id).map(|(_, f)| f) } else { None };
+        (answer, done)
     };
-    let entry = batches.seen.entry(task.batch.id.clone()).or_insert((task.batch.size, Vec::new()));
-    entry.1.push(folder);
-    if entry.1.len() >= entry.0 {
-        return batches.seen.remove(&task.batch.id).map(|(_, folders)| folders);
-    }
-    None
+    // Answered with the lock let go: a slow client delays no other problem.
+    http::send(stream, &answer);
+    done
 }

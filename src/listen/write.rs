@@ -72,19 +72,71 @@ fn slug(text: &str) -> String {
     out
 }
 
-/// The folder name for `task`: from its name, else (a name of no ASCII letters, as in many
-/// Luogu or Yandex problems) the Java class name or the URL's last part, else `problem`.
+/// Letters and digits in `text`, lower case: what two spellings of one name share.
+fn letters(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// The folder name for `task`: its name, when all of it is ASCII. A name with other letters
+/// ("A. Арбуз", "数独") would lose them, and two problems would share what is left ("A",
+/// nothing): then the extension's own Latin spelling of it (`languages.java.taskClass`,
+/// "AArbuz"), when that keeps more than the name's ASCII does, else the name's ASCII before
+/// the URL's last part ("A-P1784"), else `problem`. Two problems that still share a name
+/// are told apart by [`write`].
 pub fn folder_name(task: &Task) -> Result<String, Refusal> {
     if path_like(&task.name) {
         return Err(Refusal::Bad(format!("the problem name {:?} looks like a path: refused", task.name)));
     }
-    let from_url = task.url.trim_end_matches('/').rsplit('/').next().unwrap_or_default().to_string();
-    let name = [task.name.as_str(), task.task_class.as_deref().unwrap_or_default(), from_url.as_str()]
-        .iter()
-        .map(|t| slug(t))
-        .find(|s| !s.is_empty())
-        .unwrap_or_else(|| "problem".to_string());
+    let named = slug(&task.name);
+    let lossy = task.name.chars().any(|c| c.is_alphanumeric() && !c.is_ascii());
+    if !lossy && !named.is_empty() {
+        return Ok(named);
+    }
+    let class = slug(task.task_class.as_deref().unwrap_or_default());
+    // "Task" is the extension's class name for a name with no Latin letters at all.
+    if !class.is_empty() && class != "Task" && letters(&class) != letters(&named) {
+        return Ok(class);
+    }
+    let from_url = slug(task.url.trim_end_matches('/').rsplit('/').next().unwrap_or_default());
+    let name = match (named.is_empty(), from_url.is_empty()) {
+        (false, true) => named,
+        (true, true) => "problem".to_string(),
+        (true, false) => from_url,
+        (false, false) if letters(&from_url) == letters(&named) => named,
+        (false, false) => slug(&format!("{named}-{from_url}")),
+    };
     Ok(name)
+}
+
+/// Whether `folder` holds `task` already: its `case.toml`, as written here, names the same
+/// URL (the same name, for a problem sent without one).
+fn holds(folder: &Path, task: &Task) -> bool {
+    let Ok(text) = std::fs::read_to_string(folder.join("case.toml")) else { return false };
+    let mut heading = text.lines().take_while(|l| l.starts_with('#'));
+    let (name, url) = (heading.next(), heading.next());
+    if task.url.trim().is_empty() {
+        name == Some(format!("# {}", comment(&task.name)).as_str())
+    } else {
+        url == Some(format!("# {}", comment(&task.url)).as_str())
+    }
+}
+
+/// Most folders tried for one name (`NAME`, `NAME-2`...) before giving up.
+const MAX_SAME_NAME: usize = 100;
+
+/// Where `task` goes under `dir`, and whether that folder is there already (the same problem):
+/// the first of `NAME`, `NAME-2`, `NAME-3`... that is free or holds this very problem.
+fn place(task: &Task, dir: &Path) -> Result<(PathBuf, bool), Refusal> {
+    let name = folder_name(task)?;
+    for k in 1..=MAX_SAME_NAME {
+        let target = if k == 1 { dir.join(&name) } else { dir.join(format!("{name}-{k}")) };
+        match std::fs::symlink_metadata(&target) {
+            Err(_) => return Ok((target, false)),
+            Ok(meta) if meta.is_dir() && holds(&target, task) => return Ok((target, true)),
+            Ok(_) => {}
+        }
+    }
+    Err(Refusal::Io(format!("{MAX_SAME_NAME} folders named {name} are there already: judge listen DIR elsewhere")))
 }
 
 /// A TOML string, quoted and escaped.
@@ -168,17 +220,15 @@ fn replace_samples(partial: &Path, target: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Writes `task` into `dir/NAME`; returns the folder. Nothing is written outside `dir`, and
-/// an existing `NAME` is left alone unless `force`.
+/// Writes `task` into `dir/NAME` (`NAME-2`... when another problem has `NAME`); returns the
+/// folder. Nothing is written outside `dir`, and the folder of the same problem (the same URL)
+/// is left alone unless `force`.
 pub fn write(task: &Task, dir: &Path, force: bool) -> Result<PathBuf, Refusal> {
-    let name = folder_name(task)?;
-    let target = dir.join(&name);
-    let existing = std::fs::symlink_metadata(&target).ok();
-    if let Some(meta) = &existing {
-        if !force || !meta.is_dir() {
-            return Err(Refusal::Exists(target));
-        }
+    let (target, existing) = place(task, dir)?;
+    if existing && !force {
+        return Err(Refusal::Exists(target));
     }
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let io = |what: &str, e: std::io::Error| Refusal::Io(format!("cannot {what}: {e}"));
     // Hidden (discovery skips dot-names) until whole.
     let partial = dir.join(format!(".{name}.partial-{}", std::process::id()));
@@ -195,8 +245,7 @@ pub fn write(task: &Task, dir: &Path, force: bool) -> Result<PathBuf, Refusal> {
         let _ = std::fs::remove_dir_all(&partial);
         return Err(io(&format!("write {}", partial.display()), e));
     }
-    let moved =
-        if existing.is_some() { replace_samples(&partial, &target) } else { std::fs::rename(&partial, &target) };
+    let moved = if existing { replace_samples(&partial, &target) } else { std::fs::rename(&partial, &target) };
     let _ = std::fs::remove_dir_all(&partial);
     moved.map_err(|e| io(&format!("move the problem into {}", target.display()), e))?;
     Ok(target)
@@ -237,6 +286,42 @@ mod tests {
         for bad in ["../../x", "..", "/etc/passwd", "a/../../b", "C:\\x", "~/x", "a\nb", "..\\x"] {
             assert!(matches!(name(bad), Err(Refusal::Bad(_))), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn names_in_other_scripts_keep_problems_apart() {
+        let named = |name: &str, class: &str, url: &str| {
+            let mut t = task(name);
+            t.task_class = Some(class.into());
+            t.url = url.into();
+            folder_name(&t).unwrap()
+        };
+        // The extension's Latin spelling of a Cyrillic name.
+        assert_eq!(named("A. Задача о сумме", "AZadachaOSumme", "https://e.ru/c/1/A"), "AZadachaOSumme");
+        assert_eq!(named("A. Арбуз", "AArbuz", "https://e.ru/c/2/A"), "AArbuz");
+        // No Latin spelling ("Task"), or one that keeps no more than the name's ASCII: the URL.
+        assert_eq!(named("数独", "Task", "https://www.luogu.com.cn/problem/P1784"), "P1784");
+        assert_eq!(named("八皇后", "Task", "https://www.luogu.com.cn/problem/P1219"), "P1219");
+        assert_eq!(named("A. 数独", "A", "https://www.luogu.com.cn/problem/P1784"), "A-P1784");
+        // An ASCII name is the name, whatever the class says.
+        assert_eq!(named("G. Castle Defense", "GCastleDefense", "https://codeforces.com/x/G"), "G-Castle-Defense");
+    }
+
+    #[test]
+    fn only_the_same_url_is_there_already() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = task("A. Sum");
+        let mut other = first.clone();
+        other.url = "https://codeforces.com/contest/2/problem/A".into();
+        let at = write(&first, dir.path(), false).unwrap();
+        // Another problem of the same name: a folder of its own, its samples kept.
+        let beside = write(&other, dir.path(), false).unwrap();
+        assert_eq!((at.file_name().unwrap(), beside.file_name().unwrap()), ("A-Sum".as_ref(), "A-Sum-2".as_ref()));
+        assert_eq!(write(&first, dir.path(), false), Err(Refusal::Exists(at)));
+        assert_eq!(write(&other, dir.path(), false), Err(Refusal::Exists(beside)));
+        // A folder the user made, with no case.toml of ours, is not the problem either.
+        std::fs::create_dir(dir.path().join("B")).unwrap();
+        assert!(write(&task("B"), dir.path(), false).unwrap().ends_with("B-2"));
     }
 
     #[test]

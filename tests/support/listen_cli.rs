@@ -17,9 +17,14 @@ struct Listener {
 impl Listener {
     /// Starts `judge listen --port 0 ARGS` and waits for the port it prints.
     fn start(dir: &Path, args: &[&str]) -> Listener {
+        Listener::start_exactly(dir, &[&["--port", "0"], args].concat())
+    }
+
+    /// Starts `judge listen ARGS` and waits for the port it prints.
+    fn start_exactly(dir: &Path, args: &[&str]) -> Listener {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
             .current_dir(dir)
-            .args(["listen", "--port", "0"])
+            .arg("listen")
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -201,8 +206,8 @@ fn a_contest_of_three_is_written_then_judged_and_the_listener_ends() {
     assert_eq!(listener.wait_for_exit(), Some(0), "{}", listener.printed());
     for line in [
         "A. Sum of Two -> contest/A-Sum-of-Two/ (2 samples, 2000 ms, 256 MB)",
-        "next: judge contest/A-Sum-of-Two -- ./solution",
-        "all 3 problems have come",
+        "next: cd contest/A-Sum-of-Two && judge",
+        "all 3 problems have come; judge each with the program in its folder: cd contest && judge\n",
         "judge listen: done",
     ] {
         assert!(listener.saw(line), "{line}: {}", listener.printed());
@@ -268,12 +273,15 @@ fn single_problems_interactive_ones_and_bad_requests() {
         listener.post(&path_like),
         listener.send("POST", &[&format!("Content-Length: {}", 64 << 20)], b"{"),
         listener.send("POST", &["Origin: https://evil.example"], &serde_json::to_vec(&atcoder).unwrap()),
+        // A sandboxed frame or a file: page: a simple POST, or the preflight of a JSON one.
+        listener.send("POST", &["Origin: null", "Content-Type: text/plain"], &serde_json::to_vec(&atcoder).unwrap()),
+        listener.send("OPTIONS", &["Origin: null", "Access-Control-Request-Method: POST"], b""),
         listener.send("GET", &[], b""),
         // There already: kept.
         listener.post(&atcoder),
     ];
     let statuses: Vec<u16> = refused.iter().map(|(s, _)| *s).collect();
-    assert_eq!(statuses, [400, 400, 400, 413, 403, 405, 409], "{refused:?}");
+    assert_eq!(statuses, [400, 400, 400, 413, 403, 403, 403, 405, 409], "{refused:?}");
     assert!(refused[1].1.contains("`timeLimit`") && refused[2].1.contains("looks like a path"), "{refused:?}");
     assert_eq!(files(root.path()), before);
     assert!(listener.saw("refused a request (413)"), "{}", listener.printed());
@@ -290,9 +298,17 @@ fn single_problems_interactive_ones_and_bad_requests() {
             "p/E-Guess-the-Number/sample-1.out",
         ]
     );
+    // Firefox's extension sends `Origin: null` with its JSON, which no page can send: taken.
+    let firefox = problem("B. Firefox", "https://codeforces.com/contest/1/problem/B", &[("1\n", "1\n")], ("f1", 1));
+    let body = serde_json::to_vec(&firefox).unwrap();
+    let taken = listener.send("POST", &["Origin: null", "Content-Type: application/json"], &body);
+    assert_eq!(taken.0, 200, "{taken:?}");
+    assert!(root.path().join("p/B-Firefox/sample-1.in").exists(), "{:?}", files(root.path()));
+    // Judged below with a solver of the other problems only.
+    std::fs::remove_dir_all(root.path().join("p/B-Firefox")).unwrap();
     let toml = std::fs::read_to_string(root.path().join("p/E-Guess-the-Number/case.toml")).unwrap();
     assert!(toml.contains("tags = [\"codeforces\", \"interactive\"]") && toml.contains("--interactor"), "{toml}");
-    assert!(listener.saw("next: judge p/E-Guess-the-Number --interactor"), "{}", listener.printed());
+    assert!(listener.saw("next: cd p/E-Guess-the-Number && judge --interactor"), "{}", listener.printed());
     // --keep: still listening after each single problem.
     assert!(listener.child.id() > 0 && listener.send("OPTIONS", &[], b"").0 == 204);
     let good = summer(root.path(), "good.sh", 0);
@@ -304,4 +320,125 @@ fn single_problems_interactive_ones_and_bad_requests() {
     let (ok_text, wrong_text) = (String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&wrong.stdout));
     assert!(ok.status.success() && ok_text.contains("2 passed, 0 failed"), "{ok_text}");
     assert!(wrong.status.code() == Some(1) && wrong_text.contains("0 passed, 2 failed"), "{wrong_text}");
+}
+
+/// The ports Competitive Companion sends to as installed (its `src/hosts/hosts.ts`, and
+/// CHelper's 4243).
+const COMPANION_PORTS: [u16; 8] = [1327, 4244, 6174, 10042, 10043, 10045, 27121, 4243];
+
+#[test]
+fn the_listener_takes_a_port_the_extension_sends_to_and_the_next_when_it_is_taken() {
+    let root = tempfile::tempdir().unwrap();
+    // Another program holds the first of the extension's ports that is free (tests running
+    // beside this one may hold others: the listener must pass over those too).
+    let order = [10042, 10043, 6174, 4244, 1327, 10045, 27121, 4243];
+    let held = order.iter().find_map(|p| std::net::TcpListener::bind(("127.0.0.1", *p)).ok());
+    let held = held.expect("every port of the extension is taken on this machine");
+    let held_port = held.local_addr().unwrap().port();
+    let listener = Listener::start_exactly(root.path(), &["--keep"]);
+    assert!(COMPANION_PORTS.contains(&listener.port), "port {}: {}", listener.port, listener.printed());
+    assert_ne!(listener.port, held_port);
+    assert!(listener.saw(&format!("port {held_port} ")), "{}", listener.printed());
+    assert!(listener.saw("the extension sends there as installed"), "{}", listener.printed());
+    let p = problem("A. Sum", "https://codeforces.com/contest/1/problem/A", &[("1 2\n", "3\n")], ("d", 1));
+    assert_eq!(listener.post(&p).0, 200, "{}", listener.printed());
+    assert!(root.path().join("A-Sum/sample-1.in").is_file());
+    // What the extension sends to CHelper's port: a `json` line, then the problem.
+    let b = problem("B. Two", "https://codeforces.com/contest/1/problem/B", &[("2\n", "2\n")], ("e", 1));
+    let body = format!("json\n{}", serde_json::to_string(&b).unwrap());
+    let (status, answer) = listener.send("POST", &["Content-Type: text/plain;charset=UTF-8"], body.as_bytes());
+    assert_eq!(status, 200, "{answer}");
+    assert!(root.path().join("B-Two/sample-1.in").is_file());
+    drop(held);
+}
+
+#[test]
+fn problems_named_in_other_scripts_get_folders_of_their_own() {
+    let root = tempfile::tempdir().unwrap();
+    let listener = Listener::start(root.path(), &["--keep"]);
+    // As the extension sends them: the name as the site gives it, and its Latin class name.
+    let mut sum =
+        problem("A. Задача о сумме", "https://contest.yandex.ru/contest/1/problems/A/", &[("1 2\n", "3\n")], ("r", 1));
+    sum["languages"]["java"]["taskClass"] = "AZadachaOSumme".into();
+    let mut melon = problem("A. Арбуз", "https://codeforces.com/problemset/problem/4/A", &[("8\n", "YES\n")], ("r", 1));
+    melon["languages"]["java"]["taskClass"] = "AArbuz".into();
+    let sudoku = problem("数独", "https://www.luogu.com.cn/problem/P1784", &[("0\n", "0\n")], ("c", 1));
+    let queens = problem("八皇后", "https://www.luogu.com.cn/problem/P1219", &[("6\n", "4\n")], ("c", 1));
+    for p in [&sum, &melon, &sudoku, &queens] {
+        let (status, answer) = listener.post(p);
+        assert_eq!(status, 200, "{answer}");
+    }
+    // Sent again: the same URL is the same problem, there already.
+    assert_eq!(listener.post(&melon).0, 409);
+    assert_eq!(
+        files(root.path()),
+        [
+            "AArbuz/case.toml",
+            "AArbuz/sample-1.in",
+            "AArbuz/sample-1.out",
+            "AZadachaOSumme/case.toml",
+            "AZadachaOSumme/sample-1.in",
+            "AZadachaOSumme/sample-1.out",
+            "P1219/case.toml",
+            "P1219/sample-1.in",
+            "P1219/sample-1.out",
+            "P1784/case.toml",
+            "P1784/sample-1.in",
+            "P1784/sample-1.out",
+        ]
+    );
+    assert_eq!(std::fs::read_to_string(root.path().join("AArbuz/sample-1.out")).unwrap(), "YES\n");
+}
+
+#[test]
+fn an_idle_client_does_not_hold_up_a_problem() {
+    let root = tempfile::tempdir().unwrap();
+    let listener = Listener::start(root.path(), &["--keep"]);
+    // A client that connects and starts a request, then says nothing more.
+    let mut idle = std::net::TcpStream::connect(("127.0.0.1", listener.port)).unwrap();
+    idle.write_all(b"POST / HTTP/1.1\r\nHost: localhost\r\n").unwrap();
+    let p = problem("A. Sum", "https://codeforces.com/contest/1/problem/A", &[("1 2\n", "3\n")], ("i", 1));
+    let (status, answer) = listener.post(&p);
+    assert_eq!(status, 200, "{answer}");
+    // The idle client was waited for all along, not dropped to let the other in: it still
+    // gets its answer once it finishes its request.
+    let mut second = p.clone();
+    second["url"] = "https://codeforces.com/contest/2/problem/A".into();
+    let body = serde_json::to_vec(&second).unwrap();
+    idle.write_all(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes()).unwrap();
+    idle.write_all(&body).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut answer = String::new();
+    let _ = idle.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(root.path().join("A-Sum/case.toml").is_file() && root.path().join("A-Sum-2/case.toml").is_file());
+}
+
+#[test]
+fn a_closed_stdout_ends_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
+        .current_dir(root.path())
+        .args(["listen", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // As `judge listen | head -1`: the first line read, then the pipe closed.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let at = first.find("http://127.0.0.1:").expect("the port") + "http://127.0.0.1:".len();
+    let port: u16 = first[at..].split('/').next().unwrap().parse().unwrap();
+    let listener = Listener { child, port, printed: Arc::default() };
+    let batch = ("s", 2);
+    let a = problem("A. One", "https://codeforces.com/contest/1/problem/A", &[("1 2\n", "3\n")], batch);
+    let b = problem("B. Two", "https://codeforces.com/contest/1/problem/B", &[("1 2\n", "3\n")], batch);
+    for p in [&a, &b] {
+        let (status, answer) = listener.post(p);
+        assert_eq!(status, 200, "{answer}");
+    }
+    let mut listener = listener;
+    // Both problems are written and the listener ends as it does after a contest: no panic.
+    assert_eq!(listener.wait_for_exit(), Some(0));
+    assert!(root.path().join("A-One/sample-1.in").is_file() && root.path().join("B-Two/sample-1.in").is_file());
 }
