@@ -64,6 +64,10 @@ pub struct CaseFile {
     /// Variables the solver's runs get besides a judge's few (the sandbox gives it none of the
     /// judge's own): `env = { NAME = "VALUE" }`.
     pub env: Option<toml::Table>,
+    /// A file-I/O problem: the file it reads its input from (see [`crate::fileio`]).
+    pub input_file: Option<String>,
+    /// ...and the file it writes its answer to.
+    pub output_file: Option<String>,
 }
 
 /// `case.toml`, read and checked.
@@ -95,6 +99,8 @@ pub struct CaseConfig {
     /// What `[language.EXT]` tables say, by extension (outer files first).
     pub languages: Vec<(String, crate::languages::Custom)>,
     pub subcases: Option<crate::subcases::Split>,
+    /// `input_file` and `output_file`: the files a file-I/O problem reads and writes.
+    pub files: crate::fileio::Files,
 }
 
 impl CaseConfig {
@@ -138,6 +144,7 @@ impl CaseConfig {
             interactor_dir,
             languages,
             subcases: self.subcases.or(outer.subcases),
+            files: self.files.over(&outer.files),
         }
     }
 
@@ -193,6 +200,14 @@ impl CaseConfig {
         config.interactor = file.interactor;
         if let Some(v) = file.subcases {
             config.subcases = Some(crate::subcases::Split::parse(&v).map_err(|e| field("subcases", e))?);
+        }
+        for (key, name, slot) in [
+            ("input_file", &file.input_file, &mut config.files.input),
+            ("output_file", &file.output_file, &mut config.files.output),
+        ] {
+            if let Some(name) = name {
+                *slot = Some(crate::fileio::parse_name(name).map_err(|e| field(key, e))?);
+            }
         }
         if let Some(v) = file.expect {
             config.expect = Some(Verdict::parse(&v).map_err(|e| field("expect", e))?);
@@ -489,7 +504,11 @@ fn cases_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
             problem: settings.problem.clone(),
         };
         if case.input.is_none() {
-            case.problem = Some(format!("{} has no input.txt", shown_path(dir)));
+            case.problem = Some(if case.expected.is_none() && lone_toml && case.problem.is_none() {
+                format!("{}{NO_SAMPLES}", shown_path(dir))
+            } else {
+                format!("{} has no input.txt", shown_path(dir))
+            });
         }
         // A file that is there but cannot be read as one (a folder, a FIFO, a broken link)
         // is the case's problem: never a pass for want of an expected output.
@@ -502,6 +521,15 @@ fn cases_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
     }
     cases.extend(pairs);
     cases
+}
+
+/// Ends the problem of a folder that holds a `case.toml` and nothing to judge (a problem
+/// received with no samples).
+const NO_SAMPLES: &str = " has no samples: a case.toml and no input.txt (or NAME.in with NAME.out) beside it";
+
+/// Whether `case` is a folder with no samples at all: nothing to judge, which is said, not IE.
+pub fn no_samples(case: &Case) -> bool {
+    case.input.is_none() && case.expected.is_none() && case.problem.as_deref().is_some_and(|p| p.ends_with(NO_SAMPLES))
 }
 
 /// Orders names as people do: `case-2` before `case-10`.

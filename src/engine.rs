@@ -56,6 +56,8 @@ pub struct Options {
     /// The largest source the judge accepts (`--source-limit`, or the problem's): beats
     /// case.toml's `source_limit`.
     pub source_limit: Option<u64>,
+    /// `--input-file` and `--output-file`: a file-I/O problem's files; each beats case.toml's.
+    pub files: crate::fileio::Files,
 }
 
 impl Options {
@@ -97,6 +99,7 @@ impl Options {
             solver_source: None,
             source_limit: None,
             suite: None,
+            files: crate::fileio::Files::default(),
         }
     }
 }
@@ -327,6 +330,35 @@ pub(crate) fn spread(mut values: Vec<f64>) -> Spread {
     }
 }
 
+/// Whether `case` is tagged interactive (the listener's tag) with no interactor to judge it.
+fn lacks_interactor(case: &Case, options: &Options) -> bool {
+    case.config.tags.iter().any(|t| t == "interactive")
+        && options.interactor.is_none()
+        && case.config.interactor.is_none()
+}
+
+/// Why the selected cases cannot be judged at all (a usage error, exit 2): an interactive case
+/// with no interactor (its samples are a transcript, not an input), or no samples anywhere.
+pub fn refusal(cases: &[Case], options: &Options) -> Option<String> {
+    let chosen = select(cases, options);
+    if let Some(case) = chosen.iter().find(|c| lacks_interactor(c, options)) {
+        return Some(format!(
+            "{} is interactive (tagged `interactive`): its samples show an exchange, not an input; judge it with \
+             --interactor CMD (a testlib-style interactor), or interactor = \"CMD\" in its case.toml",
+            case.name
+        ));
+    }
+    if !chosen.is_empty() && chosen.iter().all(|c| crate::cases::no_samples(c)) {
+        let names: Vec<&str> = chosen.iter().map(|c| c.name.as_str()).collect();
+        return Some(format!(
+            "no samples to judge: {} holds a case.toml but no input (add NAME.in with NAME.out, or input.txt with \
+             expected.txt)",
+            names.join(", ")
+        ));
+    }
+    None
+}
+
 /// Runs and judges one case.
 pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     exec::use_launcher(&options.builtin_exe);
@@ -336,8 +368,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         ..options.limits(case.config.limits(Limits::default()))
     };
     let ie = |why: String| CaseResult::without_run(case, limits, Verdict::Ie, why);
+    if crate::cases::no_samples(case) {
+        return CaseResult::without_run(case, limits, Verdict::Sk, case.problem.clone().unwrap_or_default());
+    }
     if let Some(problem) = &case.problem {
         return ie(problem.clone());
+    }
+    if lacks_interactor(case, options) {
+        return ie(refusal(std::slice::from_ref(case), options).unwrap_or_default());
     }
     let Some(input) = &case.input else {
         return ie("the case has no input".into());
@@ -368,7 +406,10 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
             }
             Some(why) => {
                 let first = why.lines().next().unwrap_or_default();
-                let detail = format!("{first} (compiler's message on stderr)");
+                // Every case of the solver is CE for the same reason: each row says so in a few
+                // words, and the report gives the message once (its first line, below the rows;
+                // all of it on stderr).
+                let detail = format!("the solver did not build (the compiler's message is on stderr)\n{first}");
                 return CaseResult::without_run(case, limits, Verdict::Ce, detail);
             }
             None => options.solver.clone(),
@@ -409,8 +450,14 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         (None, None, kind) => Checker::Builtin(kind.unwrap_or(CheckerKind::Lines)),
     };
     // The reference runs first: when it fails, the solver is not worth running.
+    // A file-I/O problem's files (the command line's over case.toml's), for the reference too.
+    let files = options.files.over(&case.config.files);
     let reference = options.reference.as_ref().map(|program| {
-        let facts = exec::run(program, input, &limits);
+        let (facts, missing) = crate::fileio::run(program, input, &limits, &files);
+        let facts = match missing {
+            Some(m) => Facts { spawn_error: Some(m.why()), ..facts },
+            None => facts,
+        };
         let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
         (ReferenceRun { verdict: judged.verdict, cpu_ms: facts.cpu_ms }, judged.detail, facts.stdout)
     });
@@ -424,18 +471,24 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         Some((_, _, stdout)) => stdout.path(),
         None => case.expected.as_deref(),
     };
-    let mut runs: Vec<Facts> = (0..options.repeat.max(1)).map(|_| exec::run(&solver, input, &limits)).collect();
-    let cpu_ms = spread(runs.iter().map(|f| f.cpu_ms).collect());
-    let wall_ms = spread(runs.iter().map(|f| f.wall_ms).collect());
-    runs.sort_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms));
-    let facts = runs.swap_remove(runs.len() / 2);
+    let mut runs: Vec<(Facts, Option<crate::fileio::Missing>)> =
+        (0..options.repeat.max(1)).map(|_| crate::fileio::run(&solver, input, &limits, &files)).collect();
+    let cpu_ms = spread(runs.iter().map(|(f, _)| f.cpu_ms).collect());
+    let wall_ms = spread(runs.iter().map(|(f, _)| f.wall_ms).collect());
+    runs.sort_by(|a, b| a.0.cpu_ms.total_cmp(&b.0.cpu_ms));
+    let (facts, missing) = runs.swap_remove(runs.len() / 2);
     let mut outcome = None;
     let Judgement { mut verdict, mut detail, mut share } = verdict::judge(&facts, &limits, || {
-        let o = check::check(&checker, input, expected, &facts.stdout);
+        // No output file: nothing to compare, whatever the answer (an empty one included).
+        let o = match &missing {
+            Some(m) => CheckOutcome::Wrong(m.why()),
+            None => check::check(&checker, input, expected, &facts.stdout),
+        };
         outcome = Some(o.clone());
         o
     });
     let wants_diff = matches!(outcome, Some(CheckOutcome::Wrong(_) | CheckOutcome::Presentation(_)))
+        && missing.is_none()
         && !matches!(checker, Checker::Builtin(CheckerKind::Sudoku) | Checker::External(_));
     let mut diff = match (expected, wants_diff) {
         (Some(path), true) => diff_window(&facts.stdout, path),
@@ -446,11 +499,15 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let subcases = match (&checker, expected, wants_diff) {
         (Checker::Builtin(kind), Some(path), true) => {
             let split = case.config.subcases.clone().unwrap_or_default();
-            match crate::subcases::judge_files(*kind, &split, input, &facts.stdout, path) {
+            let problem = crate::subcases::Problem {
+                declared: case.config.tags.iter().any(|t| t == "multitest"),
+                others: crate::subcases::other_inputs(input),
+            };
+            match crate::subcases::judge_files(*kind, &split, &problem, input, &facts.stdout, path) {
                 Ok(found) => {
                     detail = format!("{}: {}", found.headline(), found.detail);
                     let right = found.total - found.failed.len();
-                    if split.per_test_points() && right > 0 {
+                    if split.per_test_points() && right > 0 && !found.later_unknown {
                         verdict = Verdict::Pc;
                         share = right as f64 / found.total as f64;
                         detail = format!("{right} of {} tests right; {detail}", found.total);
@@ -461,10 +518,16 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
                     }
                     Some(found)
                 }
-                Err(why) => {
-                    // Asked for in case.toml: say why it did not happen; by default, silence.
-                    if matches!(split, crate::subcases::Split::Custom { .. }) {
-                        detail = format!("{detail} (not cut into tests: {why})");
+                Err(not_cut) => {
+                    // A file that looks multi-test keeps its one verdict and says why no test
+                    // is named; a single-test file, nothing.
+                    if not_cut.looks_multi {
+                        let (short, why) = not_cut.note();
+                        detail = format!("{detail} ({short})");
+                        // The row shows the first line; the details, why and what to do.
+                        if !why.is_empty() {
+                            detail = format!("{detail}\n{why}");
+                        }
                     }
                     None
                 }

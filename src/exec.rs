@@ -138,6 +138,14 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     run_sending_stdout(program, stdin, limits, Stdout::Keep)
 }
 
+/// As [`run`], with `folder` (a fresh folder of the judge's, see [`crate::fileio`]) also
+/// writable by a sandboxed run.
+pub fn run_in_folder(program: &Program, stdin: &Path, limits: &Limits, folder: &Path) -> Facts {
+    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
+    let extra = Extra { writable: vec![folder.as_os_str().to_owned()], ..Extra::default() };
+    run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &extra, sandboxed)
+}
+
 /// As [`run`], outside any sandbox.
 pub fn run_trusted(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
     run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &Extra::default(), false)

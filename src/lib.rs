@@ -66,6 +66,7 @@ pub mod deps;
 pub mod diff;
 pub mod engine;
 pub mod exec;
+pub mod fileio;
 pub mod fixture;
 pub mod gen;
 pub mod interact;

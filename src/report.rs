@@ -299,10 +299,31 @@ fn pad(text: &str, width: usize) -> String {
 /// What went wrong in each failing case: detail, diff and the head of stderr.
 pub fn failures(results: &[CaseResult], style: Style) -> String {
     let mut s = String::new();
+    // Cases that failed to build for one reason (the solver's CE) share one block.
+    let mut told: Vec<&str> = Vec::new();
     for r in results.iter().filter(|r| !r.passed && r.verdict != Verdict::Sk) {
-        let expected = r.expected_verdict.unwrap_or(Verdict::Ac);
+        if r.verdict == Verdict::Ce && r.runs == 0 {
+            if told.contains(&r.detail.as_str()) {
+                continue;
+            }
+            told.push(&r.detail);
+            let same: Vec<String> = results
+                .iter()
+                .filter(|o| !o.passed && o.verdict == Verdict::Ce && o.detail == r.detail)
+                .map(|o| tame_line(&o.name))
+                .collect();
+            if same.len() > 1 {
+                let names = if same.len() > 6 { format!("{}, ...", same[..5].join(", ")) } else { same.join(", ") };
+                let _ = writeln!(s, "\n--- {} cases: {} ({names})", same.len(), paint(style, r.verdict, "CE"));
+                let _ = writeln!(s, "{}", tame(&r.detail));
+                continue;
+            }
+        }
         let name = tame_line(&r.name);
-        let _ = writeln!(s, "\n--- {name}: {} (expected {expected})", paint(style, r.verdict, r.verdict.code()));
+        // Only a case that asks for a verdict (a harness case's `expect`) says which; in a
+        // user's folder every case is meant to pass, and the heading says what failed.
+        let expected = r.expected_verdict.map(|v| format!(" (expected {v})")).unwrap_or_default();
+        let _ = writeln!(s, "\n--- {name}: {}{expected}", paint(style, r.verdict, r.verdict.code()));
         if !r.detail.is_empty() {
             let _ = writeln!(s, "{}", tame(&r.detail));
         }

@@ -1,19 +1,27 @@
 //! Sub-case verdicts: which test inside a multi-test file (an input whose first line is the
 //! count T) a wrong answer came from, with that test's input and its answer alone.
 //!
-//! How a file is cut (`subcases` in `case.toml`):
-//! - `"auto"` (the default): the input's first line is a single count T, and the expected
-//!   output's lines split evenly into T: each test's answer is its share of the lines. The
-//!   input's other lines, when they too split evenly, give each test's input.
+//! A file is cut only where the cut is certain (see [`shape`]): after the count, one rule
+//! accounts for every line of every test of this file and of every other input of the problem
+//! (a header whose numbers give the lines or tokens after it), and each test's answer is one
+//! line, or as many lines as its input says. A file declared multi-test (the listener's
+//! `multitest` tag, or `subcases` set in `case.toml`) may also be cut into tests of a fixed
+//! size. `case.toml`'s `subcases`:
+//! - `"auto"` (the default): as above.
+//! - `"on"`: the file is a count then T tests (as the `multitest` tag says).
 //! - `"off"`: never cut.
-//! - a table: `separator = "LINE"` (tests, in the input after the count and in the answers,
-//!   are separated by that line; `""` a blank one), `input_lines = N`, `answer_lines = N`
-//!   (every test takes N lines), `points = "per-test"` (each test earns an equal share of the
-//!   case's points: some tests right is PC, not WA).
+//! - a table (declares the file multi-test too): `separator = "LINE"` (tests, in the input
+//!   after the count and in the answers, are separated by that line; `""` a blank one),
+//!   `input_lines = N`, `answer_lines = N` (every test takes N lines), `points = "per-test"`
+//!   (each test earns an equal share of the case's points: some tests right is PC, not WA).
 //!
-//! A file that cannot be cut so keeps its one verdict; only the note says why. Each test's
-//! answer is judged by the case's built-in checker on its own, so a test is named only when
-//! its answer alone is wrong. Used only on a failed case: a passing run pays nothing.
+//! A file that cannot be cut so keeps its one verdict and its first differing line; when its
+//! first line is a count, the note says the tests could not be told apart and how to declare
+//! them. Each test's answer is judged by the case's built-in checker on its own, so a test is
+//! named only when its answer alone is wrong. Used only on a failed case: a passing run pays
+//! nothing.
+
+mod shape;
 
 use crate::check::{compare, CheckerKind};
 use crate::engine::DiffWindow;
@@ -24,6 +32,8 @@ use crate::verdict::CheckOutcome;
 pub enum Split {
     #[default]
     Auto,
+    /// Declared multi-test: a count, then T tests.
+    On,
     Off,
     Custom {
         separator: Option<String>,
@@ -49,11 +59,12 @@ impl Split {
         matches!(self, Split::Custom { points: true, .. })
     }
 
-    /// Reads case.toml's `subcases`: `"auto"`, `"off"` or a table.
+    /// Reads case.toml's `subcases`: `"auto"`, `"on"`, `"off"` or a table.
     pub fn parse(value: &toml::Value) -> Result<Split, String> {
         match value {
             toml::Value::String(s) if s == "auto" => Ok(Split::Auto),
             toml::Value::String(s) if s == "off" => Ok(Split::Off),
+            toml::Value::String(s) if s == "on" => Ok(Split::On),
             toml::Value::Table(t) => {
                 let lines = |key: &str| -> Result<Option<usize>, String> {
                     match t.get(key) {
@@ -83,7 +94,7 @@ impl Split {
                     points,
                 })
             }
-            _ => Err("use \"auto\", \"off\" or a table such as { separator = \"\" }".into()),
+            _ => Err("use \"auto\", \"on\", \"off\" or a table such as { separator = \"\" }".into()),
         }
     }
 }
@@ -106,6 +117,9 @@ pub struct Subcases {
     /// Its answer's diff, with the line numbers of the whole expected output.
     #[serde(skip)]
     pub diff: Option<DiffWindow>,
+    /// The output's lines stopped lining up with the tests after the first failure: the
+    /// tests after it are not judged.
+    pub later_unknown: bool,
 }
 
 fn lossy<S: serde::Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
@@ -120,6 +134,9 @@ impl Subcases {
     pub fn headline(&self) -> String {
         let others = self.failed.len() - 1;
         let more = match others {
+            0 if self.later_unknown && self.first < self.total => {
+                " (its output has other lines than its answer: the tests after it are not judged)".to_string()
+            }
             0 => String::new(),
             n => format!(" ({n} more failed: {})", list(&self.failed[1..])),
         };
@@ -165,16 +182,22 @@ fn cut<'a>(lines: &[&'a [u8]], t: usize, size: Option<usize>, separator: Option<
     (parts.len() == t).then_some(parts)
 }
 
-/// The tests of a multi-test input (the count line left out), each as its lines; `None` when
-/// it has no count or its lines do not split so.
+/// The tests of a multi-test input (the count line left out), each as its lines: cut by a
+/// proven rule, else (a guess a caller must verify, as the stress shrinker does by running)
+/// evenly; `None` when it has no count.
 pub fn input_tests<'a>(input: &'a [u8], split: &Split) -> Option<(usize, Vec<Vec<&'a [u8]>>)> {
     let t = count(input)?;
     let all = lines(input);
+    if let Some(body) = shape::Body::read(&all) {
+        if let Ok(found) = shape::infer(&body, &[], true) {
+            return Some((t, body.spans(&found.cut).iter().map(|&(a, b)| all[a..=b].to_vec()).collect()));
+        }
+    }
     let start = all.iter().position(|l| !l.iter().all(u8::is_ascii_whitespace))? + 1;
     let body = &all[start..];
     let parts = match split {
         Split::Off => None,
-        Split::Auto => cut(body, t, None, None),
+        Split::Auto | Split::On => cut(body, t, None, None),
         Split::Custom { separator, input_lines, .. } => cut(body, t, *input_lines, separator.as_deref()),
     }?;
     Some((t, parts))
@@ -196,61 +219,215 @@ fn shown(lines: &[&[u8]]) -> (Vec<u8>, bool) {
     (out, cut)
 }
 
+/// Why a failed file was not cut into tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotCut {
+    pub why: String,
+    /// The file looks like a multi-test one (its first line is a count of 2 or more): the
+    /// report says its tests could not be told apart, and how to declare them.
+    pub looks_multi: bool,
+    /// The file was declared multi-test: the note need not say how to declare it.
+    pub declared: bool,
+}
+
+impl NotCut {
+    fn quiet(why: impl Into<String>) -> NotCut {
+        NotCut { why: why.into(), looks_multi: false, declared: false }
+    }
+
+    fn unproven(why: impl Into<String>) -> NotCut {
+        NotCut { why: why.into(), looks_multi: true, declared: false }
+    }
+
+    /// The note a report adds to the case's one verdict: a few words for its row, then why
+    /// and how to declare the tests, for its details.
+    pub fn note(&self) -> (String, String) {
+        if self.declared {
+            return (format!("not cut into tests: {}", self.why), String::new());
+        }
+        (
+            "the tests inside could not be told apart".into(),
+            format!(
+                "Not cut into tests: {}. To have the failing test named, declare the file multi-test: \
+                 tags = [\"multitest\"] or subcases = \"on\" (or {{ input_lines = N, answer_lines = N }}) in case.toml.",
+                self.why
+            ),
+        )
+    }
+}
+
+/// What a cut may lean on beside the file itself.
+#[derive(Clone, Debug, Default)]
+pub struct Problem {
+    /// The file is declared multi-test (the listener's `multitest` tag).
+    pub declared: bool,
+    /// The problem's other inputs, which the rule must fit too, each with its answer when it
+    /// has one (which the answer's rule must fit).
+    pub others: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+}
+
+/// The problem's other inputs beside `input` on disk, whichever way the case was reached
+/// (`judge .`, `judge FILE.in` or `judge FOLDER`): files with its extension in its folder,
+/// or, for a case folder's `input.txt`, the `input.txt` of the folders beside it; each with
+/// its answer (`NAME.out` or `NAME.ans`, `expected.txt`) when there is one. Bounded in number
+/// and size.
+pub fn other_inputs(input: &std::path::Path) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+    const MOST: usize = 32;
+    let Some(folder) = input.parent() else { return Vec::new() };
+    let name = input.file_name().unwrap_or_default();
+    let candidates: Vec<std::path::PathBuf> = if name == "input.txt" {
+        let Some(up) = folder.parent() else { return Vec::new() };
+        let Ok(entries) = std::fs::read_dir(up) else { return Vec::new() };
+        entries.flatten().map(|e| e.path().join("input.txt")).collect()
+    } else {
+        let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+        let ext = input.extension();
+        entries.flatten().map(|e| e.path()).filter(|p| p.extension() == ext && ext.is_some()).collect()
+    };
+    let mut candidates: Vec<_> = candidates
+        .into_iter()
+        .filter(|p| p != input && !crate::cases::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy()))
+        .collect();
+    candidates.sort();
+    let read = |p: &std::path::Path| -> Option<Vec<u8>> {
+        use std::io::Read;
+        if !std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= (1 << 20)) {
+            return None;
+        }
+        let mut text = Vec::new();
+        crate::regular::open(p).ok()?.take(1 << 20).read_to_end(&mut text).ok()?;
+        Some(text)
+    };
+    let answer_of = |p: &std::path::Path| -> Option<Vec<u8>> {
+        if p.file_name() == Some(std::ffi::OsStr::new("input.txt")) {
+            return read(&p.with_file_name("expected.txt"));
+        }
+        ["out", "ans"].iter().find_map(|ext| read(&p.with_extension(ext)))
+    };
+    candidates.iter().filter_map(|p| Some((read(p)?, answer_of(p)))).take(MOST).collect()
+}
+
 /// As [`judge`], for a case's files: the input and the expected output on disk, the output
-/// spooled. Files over the size cut are not read.
+/// spooled. Files over the size cut are not read; the input is opened as [`crate::regular`]
+/// does, so a FIFO put in its place never holds the judge.
 pub fn judge_files(
     kind: CheckerKind,
     split: &Split,
+    problem: &Problem,
     input: &std::path::Path,
     output: &crate::spool::Spool,
     answer: &std::path::Path,
-) -> Result<Subcases, String> {
+) -> Result<Subcases, NotCut> {
     let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(u64::MAX);
     if size(input) > MAX_BYTES as u64 || size(answer) > MAX_BYTES as u64 || output.len() > MAX_BYTES as u64 {
-        return Err(format!("a file is over {} MiB", MAX_BYTES >> 20));
+        return Err(NotCut::quiet(format!("a file is over {} MiB", MAX_BYTES >> 20)));
     }
-    let read = |p: &std::path::Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
-    let got = output.read_all().map_err(|e| format!("cannot read the output: {e}"))?;
-    judge(kind, split, &read(input)?, &got, &read(answer)?)
+    let read = |p: &std::path::Path| -> Result<Vec<u8>, NotCut> {
+        use std::io::Read;
+        let mut text = Vec::new();
+        crate::regular::open(p)
+            .and_then(|f| f.take(MAX_BYTES as u64 + 1).read_to_end(&mut text))
+            .map_err(|e| NotCut::quiet(format!("cannot read {}: {e}", p.display())))?;
+        Ok(text)
+    };
+    let got = output.read_all().map_err(|e| NotCut::quiet(format!("cannot read the output: {e}")))?;
+    judge(kind, split, problem, &read(input)?, &got, &read(answer)?)
 }
 
 /// Judges each test of a failed multi-test case on its own with `kind`: which failed, or
 /// why the file could not be cut.
-pub fn judge(kind: CheckerKind, split: &Split, input: &[u8], output: &[u8], answer: &[u8]) -> Result<Subcases, String> {
+pub fn judge(
+    kind: CheckerKind,
+    split: &Split,
+    problem: &Problem,
+    input: &[u8],
+    output: &[u8],
+    answer: &[u8],
+) -> Result<Subcases, NotCut> {
+    let declared = problem.declared || !matches!(split, Split::Auto);
+    judge_declared(kind, split, problem, input, output, answer).map_err(|e| NotCut { declared, ..e })
+}
+
+fn judge_declared(
+    kind: CheckerKind,
+    split: &Split,
+    problem: &Problem,
+    input: &[u8],
+    output: &[u8],
+    answer: &[u8],
+) -> Result<Subcases, NotCut> {
     if kind == CheckerKind::Sudoku {
-        return Err("the sudoku checker names the grids itself".into());
+        return Err(NotCut::quiet("the sudoku checker names the grids itself"));
     }
     if *split == Split::Off {
-        return Err("subcases = \"off\"".into());
+        return Err(NotCut::quiet("subcases = \"off\""));
     }
     if [input, output, answer].iter().any(|b| b.len() > MAX_BYTES) {
-        return Err(format!("a file is over {} MiB", MAX_BYTES >> 20));
+        return Err(NotCut::quiet(format!("a file is over {} MiB", MAX_BYTES >> 20)));
     }
-    let t = count(input).ok_or("the input's first line is not a count of tests")?;
+    let all = lines(input);
+    let body =
+        shape::Body::read(&all).ok_or_else(|| NotCut::quiet("the input's first line is not a count of tests"))?;
+    let t = body.count;
     if t < 2 {
-        return Err("the input holds one test".into());
+        return Err(NotCut::quiet("the input holds one test"));
     }
-    // A lone number over fewer lines than it counts is a size (`5`, then 5 numbers on one
-    // line), not a count of tests.
-    let body_lines = lines(input).iter().filter(|l| !l.iter().all(u8::is_ascii_whitespace)).count() - 1;
-    if *split == Split::Auto && body_lines < t {
-        return Err(format!(
-            "the input's first line, {t}, is more than the {body_lines} lines after it: not a count of tests"
-        ));
-    }
+    let declared = problem.declared || !matches!(split, Split::Auto);
     let (want, got) = (lines(answer), lines(output));
-    let (size, separator) = match split {
-        Split::Custom { separator, answer_lines, .. } => (*answer_lines, separator.as_deref()),
-        _ => (None, None),
+    let (separator, input_lines, answer_lines) = match split {
+        Split::Custom { separator, input_lines, answer_lines, .. } => {
+            (separator.as_deref(), *input_lines, *answer_lines)
+        }
+        _ => (None, None, None),
     };
-    let answers = cut(&want, t, size, separator).ok_or_else(|| match (size, separator) {
-        (None, None) => format!("the expected output's {} lines do not split evenly into {t} tests", want.len()),
-        _ => format!("the expected output does not cut into {t} tests as case.toml's subcases says"),
-    })?;
+    // Each test's input lines, and its answer's number of lines where the input says it.
+    let (inputs, sizes): (Vec<Vec<&[u8]>>, Option<Vec<usize>>) = if separator.is_some() || input_lines.is_some() {
+        let start = all.iter().position(|l| !l.iter().all(u8::is_ascii_whitespace)).unwrap_or(0) + 1;
+        let parts = cut(&all[start..], t, input_lines, separator).ok_or_else(|| {
+            NotCut::unproven(format!("the input does not cut into {t} tests as case.toml's subcases says"))
+        })?;
+        (parts, None)
+    } else {
+        let other_lines: Vec<Vec<&[u8]>> = problem.others.iter().map(|(i, _)| lines(i)).collect();
+        let others: Vec<shape::Body> = other_lines.iter().filter_map(|o| shape::Body::read(o)).collect();
+        if others.len() < other_lines.len() {
+            return Err(NotCut::unproven("another input of the problem does not start with a count of tests"));
+        }
+        let found = shape::infer(&body, &others, declared).map_err(NotCut::unproven)?;
+        // The answers' rule must fit the other files' answers too.
+        let answered: Vec<(&shape::Cut, usize)> = found
+            .others
+            .iter()
+            .zip(&problem.others)
+            .filter_map(|(cut, (_, answer))| Some((cut.as_ref()?, lines(answer.as_ref()?).len())))
+            .collect();
+        let found_cut = &found.cut;
+        let parts = body.spans(found_cut).iter().map(|&(a, b)| all[a..=b].to_vec()).collect();
+        let sizes = match (separator, answer_lines) {
+            (None, None) => Some(shape::answer_sizes(found_cut, want.len(), &answered).map_err(NotCut::unproven)?),
+            _ => None,
+        };
+        (parts, sizes)
+    };
+    let answers: Vec<Vec<&[u8]>> = match sizes {
+        Some(sizes) => {
+            let mut at = 0;
+            sizes
+                .iter()
+                .map(|&n| {
+                    at += n;
+                    want[at - n..at].to_vec()
+                })
+                .collect()
+        }
+        None => cut(&want, t, answer_lines, separator).ok_or_else(|| {
+            NotCut::unproven(format!("the expected output does not cut into {t} tests as case.toml's subcases says"))
+        })?,
+    };
     // The output is cut as the answers are (at its own separators when it has them all),
     // else where the answers' lines end, the last test taking whatever is left over.
-    let outputs = match separator.and_then(|sep| cut(&got, t, None, Some(sep))) {
-        Some(parts) => parts,
+    let (outputs, aligned) = match separator.and_then(|sep| cut(&got, t, None, Some(sep))) {
+        Some(parts) => (parts, true),
         None => {
             let mut parts: Vec<Vec<&[u8]>> = Vec::with_capacity(t);
             let mut at = 0;
@@ -260,7 +437,7 @@ pub fn judge(kind: CheckerKind, split: &Split, input: &[u8], output: &[u8], answ
                 parts.push(got[at.min(end)..end].to_vec());
                 at = end + usize::from(separator.is_some());
             }
-            parts
+            (parts, got.len() == want.len())
         }
     };
     let mut failed = Vec::new();
@@ -270,9 +447,14 @@ pub fn judge(kind: CheckerKind, split: &Split, input: &[u8], output: &[u8], answ
         if outcome != CheckOutcome::Accepted {
             failed.push(k + 1);
             first.get_or_insert((k, outcome));
+            // Past a test whose output has other lines than its answer, the output's lines
+            // no longer line up with the tests: later ones are not named.
+            if !aligned {
+                break;
+            }
         }
     }
-    let (k, outcome) = first.ok_or("every test's answer is right on its own")?;
+    let (k, outcome) = first.ok_or_else(|| NotCut::quiet("every test's answer is right on its own"))?;
     let (verdict, detail) = match outcome {
         CheckOutcome::Presentation(d) => (crate::verdict::Verdict::Pe, d),
         CheckOutcome::Wrong(d) | CheckOutcome::Failed(d) => (crate::verdict::Verdict::Wa, d),
@@ -282,13 +464,17 @@ pub fn judge(kind: CheckerKind, split: &Split, input: &[u8], output: &[u8], answ
     let (out_shown, out_cut) = shown(&outputs[k]);
     let (want_shown, want_cut) = shown(&answers[k]);
     let diff = DiffWindow { from_line, output: out_shown, expected: want_shown, cut: out_cut || want_cut };
-    let input = input_tests(input, split).map(|(_, parts)| shown(&parts[k]).0);
-    Ok(Subcases { total: t, failed, first: k + 1, verdict, detail, input, diff: Some(diff) })
+    let input = Some(shown(&inputs[k]).0);
+    Ok(Subcases { total: t, failed, first: k + 1, verdict, detail, input, diff: Some(diff), later_unknown: !aligned })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn none() -> Problem {
+        Problem::default()
+    }
 
     fn split(text: &str) -> Split {
         Split::parse(&toml::from_str::<toml::Table>(&format!("v = {text}")).unwrap()["v"]).unwrap()
@@ -297,7 +483,7 @@ mod tests {
     #[test]
     fn the_failing_test_is_named_with_its_input_and_answer() {
         let input = b"3\n1 2\n3 4\n5 6\n";
-        let found = judge(CheckerKind::Lines, &Split::Auto, input, b"3\n8\n11\n", b"3\n7\n11\n").unwrap();
+        let found = judge(CheckerKind::Lines, &Split::On, &none(), input, b"3\n8\n11\n", b"3\n7\n11\n").unwrap();
         assert_eq!((found.total, found.failed.clone(), found.first), (3, vec![2], 2));
         assert_eq!(found.headline(), "WA on test 2 of 3");
         assert_eq!(found.input.as_deref(), Some(&b"3 4\n"[..]));
@@ -306,33 +492,43 @@ mod tests {
     }
 
     #[test]
-    fn answers_of_several_lines_split_evenly_and_others_are_counted() {
+    fn answers_as_long_as_the_input_says_and_others_are_counted() {
+        // Each test: n, then n numbers; its answer: each number on a line of its own.
         let input = b"2\n2\n1 2\n3\n1 2 3\n";
-        let answer = b"YES\n1\nNO\n2\n";
-        let found = judge(CheckerKind::Tokens, &Split::Auto, input, b"YES\n2\nNO\n3\n", answer).unwrap();
+        let answer = b"1\n2\n1\n2\n3\n";
+        let found = judge(CheckerKind::Tokens, &Split::Auto, &none(), input, b"2\n2\n1\n2\n4\n", answer).unwrap();
         assert_eq!(
             (found.failed.clone(), found.headline()),
             (vec![1, 2], "WA on test 1 of 2 (1 more failed: 2)".into())
         );
         assert_eq!(found.input.as_deref(), Some(&b"2\n1 2\n"[..]));
         // Output missing its last answer: the last test fails.
-        let found = judge(CheckerKind::Lines, &Split::Auto, input, b"YES\n1\n", answer).unwrap();
+        let found = judge(CheckerKind::Lines, &Split::Auto, &none(), input, b"1\n2\n", answer).unwrap();
         assert_eq!(found.failed, [2]);
         // Spacing alone wrong is PE, as the whole file's checker says.
-        let found = judge(CheckerKind::Lines, &Split::Auto, input, b"YES\n1\nNO\n 2 \n", answer).unwrap();
+        let found = judge(CheckerKind::Lines, &Split::Auto, &none(), input, b"1\n2\n1\n 2 \n3\n", answer).unwrap();
         assert_eq!(found.headline(), "PE on test 2 of 2");
+        // A line too many in test 1: the tests after it are not named.
+        let found = judge(CheckerKind::Lines, &Split::Auto, &none(), input, b"1\n9\n2\n1\n2\n3\n", answer).unwrap();
+        assert_eq!(found.failed, [1]);
+        assert!(found.headline().contains("the tests after it are not judged"), "{}", found.headline());
     }
 
     #[test]
     fn what_cannot_be_cut_says_why() {
-        let why =
-            |input: &[u8], answer: &[u8], s: &Split| judge(CheckerKind::Lines, s, input, b"x\n", answer).unwrap_err();
-        assert!(why(b"1 2\n", b"3\n", &Split::Auto).contains("not a count"));
-        assert!(why(b"1\n1 2\n", b"3\n", &Split::Auto).contains("one test"));
-        assert!(why(b"3\n1 2 3\n", b"1\n3\n6\n", &Split::Auto).contains("more than the 1 lines after it"));
-        assert!(why(b"2\n1\n2\n", b"1\n2\n3\n", &Split::Auto).contains("3 lines do not split evenly into 2"));
-        assert!(why(b"2\n1\n2\n", b"1\n2\n", &Split::Off).contains("off"));
-        assert!(judge(CheckerKind::Sudoku, &Split::Auto, b"1\n", b"1\n", b"2\n").is_err());
+        let why = |input: &[u8], answer: &[u8], s: &Split| {
+            judge(CheckerKind::Lines, s, &none(), input, b"x\n", answer).unwrap_err()
+        };
+        assert!(why(b"1 2\n", b"3\n", &Split::Auto).why.contains("not a count"));
+        assert!(why(b"1\n1 2\n", b"3\n", &Split::Auto).why.contains("one test"));
+        let single = why(b"3\n1 2 3\n", b"1\n3\n6\n", &Split::Auto);
+        assert!(single.looks_multi && single.why.contains("no header line"), "{single:?}");
+        assert!(single.note().1.contains("tags = [\"multitest\"]"));
+        // One test of n then n lines, n answers: no test is invented.
+        assert!(why(b"6\n4\n8\n15\n16\n23\n42\n", b"1\n2\n3\n4\n5\n6\n", &Split::Auto).looks_multi);
+        assert!(why(b"2\n1\n2\n", b"1\n2\n3\n4\n", &Split::On).why.contains("neither one line a test"));
+        assert!(!why(b"2\n1\n2\n", b"1\n2\n", &Split::Off).looks_multi);
+        assert!(judge(CheckerKind::Sudoku, &Split::Auto, &none(), b"1\n", b"1\n", b"2\n").is_err());
     }
 
     #[test]
@@ -340,12 +536,12 @@ mod tests {
         let s = split("{ separator = \"\" }");
         let input = b"2\na\nb\n\nc\n";
         let answer = b"1\n2\n3\n\n4\n";
-        let found = judge(CheckerKind::Lines, &s, input, b"1\n2\n3\n\n5\n", answer).unwrap();
+        let found = judge(CheckerKind::Lines, &s, &none(), input, b"1\n2\n3\n\n5\n", answer).unwrap();
         assert_eq!((found.failed.clone(), found.input.as_deref()), (vec![2], Some(&b"c\n"[..])));
         assert_eq!(found.diff.unwrap().from_line, 5);
         assert!(!s.per_test_points() && split("{ points = \"per-test\" }").per_test_points());
         let fixed = split("{ input_lines = 1, answer_lines = 2 }");
-        let found = judge(CheckerKind::Lines, &fixed, b"2\nx\ny\n", b"1\n2\n3\n5\n", b"1\n2\n3\n4\n").unwrap();
+        let found = judge(CheckerKind::Lines, &fixed, &none(), b"2\nx\ny\n", b"1\n2\n3\n5\n", b"1\n2\n3\n4\n").unwrap();
         assert_eq!((found.first, found.input.as_deref()), (2, Some(&b"y\n"[..])));
     }
 
@@ -354,7 +550,7 @@ mod tests {
         assert_eq!(split("\"auto\""), Split::Auto);
         assert_eq!(split("\"off\""), Split::Off);
         let bad = |text: &str| Split::parse(&toml::from_str::<toml::Table>(&format!("v = {text}")).unwrap()["v"]);
-        assert!(bad("\"sometimes\"").unwrap_err().contains("\"auto\", \"off\""));
+        assert!(bad("\"sometimes\"").unwrap_err().contains("\"auto\", \"on\", \"off\""));
         assert!(bad("{ input_lines = 0 }").unwrap_err().contains("input_lines"));
         assert!(bad("{ seperator = \"\" }").unwrap_err().contains("unknown key seperator"));
     }

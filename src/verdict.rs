@@ -1,6 +1,7 @@
 //! Verdicts and the pure function that turns the facts of a run into one.
 //!
-//! Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC. The checker is consulted only after a
+//! Precedence: IE > CE > MLE > TLE > OLE > RE > PE/WA/PC > AC (a run past its memory limit is MLE
+//! however it ended afterwards). The checker is consulted only after a
 //! clean exit, so a wrong output can never hide a time-out or a crash.
 
 use crate::exec::Facts;
@@ -97,8 +98,8 @@ impl Verdict {
         match self {
             Verdict::Ie => 10,
             Verdict::Ce => 9,
-            Verdict::Tle => 8,
-            Verdict::Mle => 7,
+            Verdict::Mle => 8,
+            Verdict::Tle => 7,
             Verdict::Ole => 6,
             Verdict::Re => 5,
             Verdict::Pe | Verdict::Wa | Verdict::Pc => 4,
@@ -186,14 +187,24 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
             ),
         );
     }
-    // A run that went past its memory limit and was then ended for wall time (a parent left
-    // waiting on a child the kernel killed at the memory cap) is MLE: which of the two the
-    // watchdog saw first must not decide the verdict. Only CPU past the limit is TLE first.
-    let over_memory = facts.memory_killed || facts.peak_rss_kib > limits.memory_kib;
-    let wall_only = facts.watchdog_killed && facts.cpu_ms <= tl && facts.signal != Some(libc::SIGXCPU);
-    if (facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU))
-        && !(wall_only && over_memory)
-    {
+    // A run whose peak passed its memory limit is MLE however it ended afterwards (CPU, wall
+    // clock, a signal): a judge with a hard memory cap would have stopped it there, so which
+    // of the CPU limit and the memory guard came first must not decide the verdict.
+    if facts.memory_killed || facts.peak_rss_kib > limits.memory_kib {
+        let then = if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
+            format!(
+                "; it then ran to {:.0} ms of CPU time and {:.0} ms of wall time (TL {tl:.0} ms)",
+                facts.cpu_ms, facts.wall_ms
+            )
+        } else {
+            String::new()
+        };
+        return j(
+            Verdict::Mle,
+            format!("peak memory {} KiB; the limit is {} KiB{then}", facts.peak_rss_kib, limits.memory_kib),
+        );
+    }
+    if facts.watchdog_killed || facts.cpu_ms > tl || facts.signal == Some(libc::SIGXCPU) {
         let how = if facts.watchdog_killed && facts.cpu_ms <= tl {
             format!(
                 "killed after {:.0} ms of wall time ({:.0} ms of it waiting for a CPU) with {:.0} ms of CPU time, \
@@ -207,12 +218,6 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
             format!("{:.0} ms of CPU time", facts.cpu_ms)
         };
         return j(Verdict::Tle, format!("{how}; the limit is {tl:.0} ms"));
-    }
-    if over_memory {
-        return j(
-            Verdict::Mle,
-            format!("peak memory {} KiB; the limit is {} KiB", facts.peak_rss_kib, limits.memory_kib),
-        );
     }
     if facts.output_overflow {
         return j(Verdict::Ole, format!("more than {} bytes on stdout", limits.output_bytes));
@@ -277,13 +282,13 @@ mod tests {
             exit_code: None,
             ..clean()
         };
-        assert_eq!(verdict(&everything, CheckOutcome::Accepted), Verdict::Tle);
-        let no_tle = Facts { cpu_ms: 1.0, ..everything.clone() };
-        assert_eq!(verdict(&no_tle, CheckOutcome::Accepted), Verdict::Mle);
+        assert_eq!(verdict(&everything, CheckOutcome::Accepted), Verdict::Mle);
+        let no_mle = Facts { peak_rss_kib: 1, ..everything.clone() };
+        assert_eq!(verdict(&no_mle, CheckOutcome::Accepted), Verdict::Tle);
         let spawn = Facts { spawn_error: Some("no such file".into()), ..everything };
         assert_eq!(verdict(&spawn, CheckOutcome::Accepted), Verdict::Ie);
         let mut ranks: Vec<u8> =
-            ["IE", "TLE", "MLE", "OLE", "RE", "WA", "AC"].iter().map(|v| Verdict::parse(v).unwrap().rank()).collect();
+            ["IE", "MLE", "TLE", "OLE", "RE", "WA", "AC"].iter().map(|v| Verdict::parse(v).unwrap().rank()).collect();
         let sorted = {
             let mut s = ranks.clone();
             s.sort_unstable_by(|a, b| b.cmp(a));
@@ -300,9 +305,13 @@ mod tests {
         assert_eq!(verdict(&stuck, CheckOutcome::Accepted), Verdict::Mle);
         let memory_killed = Facts { memory_killed: true, ..stuck.clone() };
         assert_eq!(verdict(&memory_killed, CheckOutcome::Accepted), Verdict::Mle);
-        // Past the CPU limit as well: TLE, as before.
+        // Past the CPU limit as well (killed for CPU, or by SIGXCPU): still MLE, both figures said.
         let slow = Facts { cpu_ms: 1500.0, ..stuck.clone() };
-        assert_eq!(verdict(&slow, CheckOutcome::Accepted), Verdict::Tle);
+        let j = judge(&slow, &limits(), || CheckOutcome::Accepted);
+        assert_eq!(j.verdict, Verdict::Mle);
+        assert!(j.detail.contains("140000 KiB") && j.detail.contains("1500 ms of CPU time"), "{}", j.detail);
+        let xcpu = Facts { signal: Some(libc::SIGXCPU), exit_code: None, watchdog_killed: false, ..slow.clone() };
+        assert_eq!(verdict(&xcpu, CheckOutcome::Accepted), Verdict::Mle);
         // Asleep within its memory: TLE.
         let asleep = Facts { peak_rss_kib: 2000, ..stuck };
         assert_eq!(verdict(&asleep, CheckOutcome::Accepted), Verdict::Tle);

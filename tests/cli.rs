@@ -966,5 +966,8 @@ mod subcases_cli;
 #[path = "support/watch_cli.rs"]
 mod watch_cli;
 
+#[path = "support/truth_cli.rs"]
+mod truth_cli;
+
 #[path = "support/here_cli.rs"]
 mod here_cli;

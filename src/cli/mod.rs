@@ -30,7 +30,7 @@ Verdicts: AC accepted, WA wrong answer, PE presentation error, PC partial points
 MLE memory, OLE output, RE runtime error (exit code or signal), CE compile error (the solver's
 source did not build, or is over the judge's source limit), IE internal error (bad case or
 checker), OK ran cleanly with nothing to compare, SK skipped.
-Precedence: IE > CE > TLE > MLE > OLE > RE > PE/WA/PC > AC.
+Precedence: IE > CE > MLE > TLE > OLE > RE > PE/WA/PC > AC.
 
 Exit status: 0 every case passed (AC or OK, or the verdict its case.toml expects); 1 some case
 failed; 2 bad usage or configuration (unknown flag, bad limit, missing path or solver, no
@@ -232,6 +232,16 @@ pub struct JudgingArgs {
     /// (SPOJ: 50000B, Codeforces: 64KiB) [default: the problem's, or case.toml's].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub source_limit: Option<u64>,
+
+    /// A file-I/O problem: the file its solution reads (input.txt, castle.in), put in the run's
+    /// working folder; stdin carries the input too [default: case.toml's input_file].
+    #[arg(long, value_name = "NAME", value_parser = crate::fileio::parse_name)]
+    pub input_file: Option<String>,
+
+    /// A file-I/O problem: the file its solution writes its answer to (output.txt, castle.out),
+    /// read instead of stdout [default: case.toml's output_file].
+    #[arg(long, value_name = "NAME", value_parser = crate::fileio::parse_name)]
+    pub output_file: Option<String>,
 }
 
 impl JudgingArgs {
@@ -293,6 +303,7 @@ impl JudgingArgs {
             checker: self.checker(builtin_exe)?,
             compiler_cmd: self.compiler_cmd.clone(),
             source_limit: self.source_limit,
+            files: crate::fileio::Files { input: self.input_file.clone(), output: self.output_file.clone() },
             ..options
         })
     }

@@ -165,6 +165,9 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
     if options.jobs > 1 {
         eprintln!("judge: note: {} cases at once; timings are noisier under parallel load", options.jobs);
     }
+    if let Some(e) = engine::refusal(&found, &options) {
+        return Err(usage(e));
+    }
     if let Some(e) = no_solver.filter(|_| chosen.iter().any(|c| c.config.solver.is_none())) {
         return Err(usage(e));
     }

@@ -178,18 +178,27 @@ pub fn case_toml(task: &Task) -> String {
              # --interactor CMD or as `interactor = \"CMD\"` here (run as CMD input output answer).\n",
         );
     }
-    for (side, file) in [("input", &task.input_file), ("output", &task.output_file)] {
-        if let Some(f) = file {
-            text.push_str(&format!(
-                "# The problem's {side} is the file {}; the judge uses stdin and stdout.\n",
-                comment(f)
-            ));
-        }
-    }
+    text.push_str(&file_io(task));
     text.push_str(&format!("time_limit = \"{}ms\"\n", task.time_ms.ceil() as u64));
     text.push_str(&format!("memory_limit = \"{}MiB\"\n", task.memory_mb.ceil() as u64));
     let tags: Vec<String> = tags(task).iter().map(|t| quoted(t)).collect();
     text.push_str(&format!("tags = [{}]\n", tags.join(", ")));
+    text
+}
+
+/// A file-I/O problem's `input_file` and `output_file` (Competitive Companion's `input` and
+/// `output` of type `file`); a name that is not a plain file name stays a comment.
+fn file_io(task: &Task) -> String {
+    let mut text = String::new();
+    for (key, file) in [("input_file", &task.input_file), ("output_file", &task.output_file)] {
+        match file.as_deref().map(|f| (f, crate::fileio::parse_name(f))) {
+            Some((_, Ok(name))) => text.push_str(&format!("{key} = {}\n", quoted(&name))),
+            Some((f, Err(_))) => {
+                text.push_str(&format!("# {key}: the problem names {}, which is not a plain file name\n", comment(f)))
+            }
+            None => {}
+        }
+    }
     text
 }
 
@@ -324,6 +333,19 @@ mod tests {
         assert_eq!(config.time_limit, Some(std::time::Duration::from_millis(2000)));
         assert_eq!(config.memory_kib, Some(1024 * 1024));
         assert_eq!(config.tags, ["atcoder", "interactive"]);
+    }
+
+    #[test]
+    fn a_file_io_problem_names_its_files_in_case_toml() {
+        let mut t = task("A. Sum");
+        t.input_file = Some("input.txt".into());
+        t.output_file = Some("output.txt".into());
+        let config = crate::cases::CaseConfig::parse(&case_toml(&t)).unwrap();
+        assert_eq!(config.files.input.as_deref(), Some("input.txt"));
+        assert_eq!(config.files.output.as_deref(), Some("output.txt"));
+        t.input_file = Some("../x".into());
+        let config = crate::cases::CaseConfig::parse(&case_toml(&t)).unwrap();
+        assert_eq!(config.files.input, None);
     }
 
     #[test]

@@ -5,7 +5,6 @@
 use super::shrink::Shrunk;
 use super::{StressOptions, TestRun};
 use crate::check::Checker;
-use crate::exec;
 use crate::limits::Limits;
 use crate::verdict::{self, CheckOutcome, Verdict};
 use std::path::{Path, PathBuf};
@@ -21,8 +20,11 @@ pub fn save(dir: &Path, options: &StressOptions, test: &TestRun, shrunk: &Shrunk
     match &options.judge.reference {
         Some(reference) => {
             let limits = options.judge.limits(Limits::default());
-            let facts = exec::run(reference, &input, &limits);
-            let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
+            let (facts, missing) = crate::fileio::run(reference, &input, &limits, &options.judge.files);
+            let judged = verdict::judge(&facts, &limits, || match &missing {
+                Some(m) => CheckOutcome::Wrong(m.why()),
+                None => CheckOutcome::NothingToCompare,
+            });
             if judged.verdict != Verdict::Ok {
                 return Err(format!("the reference failed on the shrunk input: {} {}", judged.verdict, judged.detail));
             }
@@ -72,6 +74,12 @@ fn case_toml(options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> String
             text += &format!("checker_cmd = {}\n", quoted(&command));
         }
         None => {}
+    }
+    // A file-I/O problem replays with its files.
+    for (key, name) in [("input_file", &options.judge.files.input), ("output_file", &options.judge.files.output)] {
+        if let Some(name) = name {
+            text += &format!("{key} = {}\n", quoted(name));
+        }
     }
     text += &format!(
         "time_limit = \"{}ms\"\nmemory_limit = \"{}KiB\"\noutput_limit = \"{}B\"\ntags = [\"stress\"]\n",

@@ -16,6 +16,8 @@ fn adder(dir: &Path, wrong: usize) -> String {
 #[test]
 fn the_wrong_test_of_a_multi_test_file_is_named_with_its_input_and_diff() {
     let dir = super::folder(&[
+        // One line a test, no header: as much one test of four pairs, until declared.
+        ("cases/multi/case.toml", "tags = [\"multitest\"]\n"),
         ("cases/multi/input.txt", "4\n1 2\n3 4\n5 6\n7 8\n"),
         ("cases/multi/expected.txt", "3\n7\n11\n15\n"),
     ]);
