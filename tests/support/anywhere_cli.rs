@@ -9,7 +9,11 @@ use predicates::prelude::*;
 fn installed(bin: &tempfile::TempDir, dir: &std::path::Path) -> assert_cmd::Command {
     let exe = bin.path().join("judge");
     if !exe.exists() {
-        std::fs::copy(assert_cmd::cargo::cargo_bin!("judge"), &exe).unwrap();
+        // Copied by cp, not by this process: a copy written here keeps a writable descriptor
+        // that another test's fork holds until its exec, and running the copy meanwhile fails
+        // with ETXTBSY ("Text file busy", seen once under load).
+        let copied = std::process::Command::new("cp").arg(assert_cmd::cargo::cargo_bin!("judge")).arg(&exe).status();
+        assert!(copied.unwrap().success(), "cannot copy judge into {}", bin.path().display());
     }
     let mut cmd = assert_cmd::Command::new(exe);
     cmd.current_dir(dir).env("NO_COLOR", "1");
