@@ -158,7 +158,7 @@ pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
     let program = Program { env, ..program.clone() };
     let mut writable = vec![output.as_os_str().to_owned()];
     writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
-    let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden };
+    let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden, build: true };
     run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &extra, true)
 }
 
@@ -171,6 +171,8 @@ struct Extra {
     readable: Vec<PathBuf>,
     /// Folders it may never read, beside the cases being judged.
     hidden: Vec<PathBuf>,
+    /// A compiler: the folders its command names are shown minus answer-like names.
+    build: bool,
 }
 
 /// Where a run's standard input comes from.
@@ -352,6 +354,7 @@ fn run_with(
             .collect(),
         readable: extra.readable.iter().map(|r| r.clone().into_os_string()).collect(),
         writable: writable.to_vec(),
+        build: extra.build,
     };
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
     // Until the launcher says when the program was forked (below).

@@ -30,9 +30,11 @@
 pub mod cgroup;
 pub mod environment;
 pub mod files;
+pub mod kinds;
 pub mod network;
 pub mod pids;
 pub mod privileges;
+pub mod root;
 pub mod scratch;
 pub mod syscalls;
 pub mod toolchains;

@@ -249,7 +249,9 @@ fn a_build_reads_its_source_s_folder_but_no_secret_and_no_answer() {
         let out = run(hostile);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains(" CE "), "{hostile}: {text}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("Permission denied"), "{hostile}");
+        // Refused by Landlock, or absent from the build's own root.
+        let why = String::from_utf8_lossy(&out.stderr);
+        assert!(why.contains("Permission denied") || why.contains("No such file"), "{hostile}: {why}");
     }
 }
 
