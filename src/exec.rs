@@ -157,7 +157,10 @@ pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
     env.extend(program.env.iter().cloned());
     let program = Program { env, ..program.clone() };
     let mut writable = vec![output.as_os_str().to_owned()];
-    writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
+    // Only a Go build writes Go's cache: no other build can poison what the next Go build reads.
+    if Path::new(&program.program).file_name() == Some(std::ffi::OsStr::new("go")) {
+        writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
+    }
     let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden, build: true };
     run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &extra, true)
 }

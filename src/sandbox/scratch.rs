@@ -158,3 +158,25 @@ pub fn bring_back(from: &Path, to: &std::fs::File) {
         let _ = std::io::copy(&mut source, &mut copy);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_judge_s_files_go_into_the_run_s_folder_and_what_it_left_comes_back() {
+        let host = tempfile::tempdir().unwrap();
+        let run = tempfile::tempdir().unwrap();
+        assert!(before_mount(host.path()).is_none(), "an empty folder has nothing to copy");
+        std::fs::write(host.path().join("input.txt"), "1 2\n").unwrap();
+        let (dir, names) = before_mount(host.path()).unwrap();
+        seed(&dir, &names, run.path(), None);
+        assert_eq!(std::fs::read_to_string(run.path().join("input.txt")).unwrap(), "1 2\n");
+        std::fs::write(run.path().join("output.txt"), "3\n").unwrap();
+        // A link the run left must not make the judge write through it.
+        std::os::unix::fs::symlink("/etc/passwd", run.path().join("link")).unwrap();
+        bring_back(run.path(), &dir);
+        assert_eq!(std::fs::read_to_string(host.path().join("output.txt")).unwrap(), "3\n");
+        assert!(!host.path().join("link").exists());
+    }
+}

@@ -309,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn a_script_s_folder_is_granted_without_the_cases_and_the_answers() {
+    fn a_build_s_source_folder_is_granted_without_the_cases_and_the_answers() {
         let dir = tree(&[
             "sol.py",
             "helper.py",
