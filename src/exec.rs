@@ -266,6 +266,27 @@ fn run_as(
     })
 }
 
+/// A root judge's runs are a user of their own ([`crate::sandbox::root::RUN_ID`]): the files
+/// of the judge's a command names (a checker's copy of the output, made 0600 like the spool
+/// it is copied from) are made readable to others. They sit in the judge's temporary
+/// folder, mode 0700, which no one else can enter on the machine.
+fn readable_to_runs(args: &[OsString]) {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: a plain query.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let ours = crate::interrupt::temp_root();
+    for file in args.iter().map(Path::new).filter(|p| p.starts_with(&ours)) {
+        if let Some(meta) = std::fs::symlink_metadata(file).ok().filter(|m| m.is_file()) {
+            let mode = meta.permissions().mode();
+            if mode & 0o044 != 0o044 {
+                let _ = std::fs::set_permissions(file, std::fs::Permissions::from_mode(mode | 0o044));
+            }
+        }
+    }
+}
+
 fn spawn_error(why: String) -> Facts {
     Facts { spawn_error: Some(why), ..Facts::default() }
 }
@@ -359,6 +380,9 @@ fn run_with(
         writable: writable.to_vec(),
         build: extra.build,
     };
+    if sandboxed {
+        readable_to_runs(&request.args);
+    }
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
     // Until the launcher says when the program was forked (below).
     let mut start = Instant::now();

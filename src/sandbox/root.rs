@@ -197,9 +197,12 @@ pub fn plan(granted: &[PathBuf], writable: &[PathBuf], scratch: &Path, run_as: O
     for e in TABLE.iter().filter(|e| e.kind == Kind::Device) {
         add(Path::new(e.path), true, &mut links);
     }
-    // Parents first; a bind inside another as writable adds nothing.
+    // Parents first; a path granted both ways is bound writable once (an interactor's log,
+    // which its command names too); a bind inside another as writable adds nothing.
     binds.sort();
     binds.dedup();
+    let writes: Vec<PathBuf> = binds.iter().filter(|(_, w)| *w).map(|(p, _)| p.clone()).collect();
+    binds.retain(|(p, w)| *w || !writes.contains(p));
     let mut kept: Vec<(PathBuf, bool)> = Vec::new();
     for (path, write) in binds {
         let covered = kept.iter().any(|(k, w)| path.starts_with(k) && k.is_dir() && (*w || !write));
