@@ -108,7 +108,7 @@ pub fn system() -> Vec<PathBuf> {
 }
 
 /// One step of making a root, prepared in the launcher; targets are relative to the new root.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Step {
     /// `source` bound at `target`; read-only unless `write`, keeping the source's `flags`
     /// (nosuid, nodev, noexec: a user namespace may not drop them).
@@ -166,9 +166,18 @@ fn locked_flags(source: &CString) -> libc::c_ulong {
     pairs.iter().filter(|(st, _)| fs.f_flag & st != 0).fold(0, |all, (_, ms)| all | ms)
 }
 
-/// The plan of a run's root: the table's entries, `granted` (the view's paths and the
-/// files the run may only execute) read-only, `writable` read-write, `scratch` its own.
-pub fn plan(granted: &[PathBuf], writable: &[PathBuf], scratch: &Path, run_as: Option<(u32, u32)>) -> Plan {
+/// The binds and links of a root: the table's, `granted` read-only, `writable` read-write.
+/// Worked out once per launcher for the same grants: a judge runs one program on every case.
+fn mounts(granted: &[PathBuf], writable: &[PathBuf]) -> Vec<Step> {
+    type Key = (Vec<PathBuf>, Vec<PathBuf>);
+    thread_local! {
+        static MADE: std::cell::RefCell<std::collections::HashMap<Key, Vec<Step>>> = Default::default();
+    }
+    let key = (granted.to_vec(), writable.to_vec());
+    MADE.with(|made| made.borrow_mut().entry(key).or_insert_with(|| work_out(granted, writable)).clone())
+}
+
+fn work_out(granted: &[PathBuf], writable: &[PathBuf]) -> Vec<Step> {
     let mut binds: Vec<(PathBuf, bool)> = Vec::new();
     let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut add = |path: &Path, write: bool, links: &mut Vec<(PathBuf, PathBuf)>| {
@@ -227,6 +236,14 @@ pub fn plan(granted: &[PathBuf], writable: &[PathBuf], scratch: &Path, run_as: O
             steps.push(Step::Link { target: relative(Path::new(e.path)), text: PathBuf::from(text) });
         }
     }
+    steps
+}
+
+/// The plan of a run's root: the table's entries, `granted` (the view's paths) read-only,
+/// `writable` read-write, `scratch` its own; its user `run_as` (a root judge's), else the
+/// judge's.
+pub fn plan(granted: &[PathBuf], writable: &[PathBuf], scratch: &Path, run_as: Option<(u32, u32)>) -> Plan {
+    let mut steps = mounts(granted, writable);
     let (uid, gid) = run_as.unwrap_or_else(|| {
         // SAFETY: plain queries.
         unsafe { (libc::geteuid(), libc::getegid()) }
