@@ -165,8 +165,11 @@ pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
     env.extend(program.env.iter().cloned());
     let program = Program { env, ..program.clone() };
     let mut writable = vec![output.as_os_str().to_owned()];
-    writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
-    let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden };
+    // Only a Go build writes Go's cache: no other build can poison what the next Go build reads.
+    if Path::new(&program.program).file_name() == Some(std::ffi::OsStr::new("go")) {
+        writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
+    }
+    let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden, build: true };
     run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &extra, true)
 }
 
@@ -179,6 +182,8 @@ struct Extra {
     readable: Vec<PathBuf>,
     /// Folders it may never read, beside the cases being judged.
     hidden: Vec<PathBuf>,
+    /// A compiler: the folders its command names are shown minus answer-like names.
+    build: bool,
 }
 
 /// Where a run's standard input comes from.
@@ -267,6 +272,27 @@ fn run_as(
             spawn_error(format!("the launcher failed: {e}"))
         })
     })
+}
+
+/// A root judge's runs are a user of their own ([`crate::sandbox::root::RUN_ID`]): the files
+/// of the judge's a command names (a checker's copy of the output, made 0600 like the spool
+/// it is copied from) are made readable to others. They sit in the judge's temporary
+/// folder, mode 0700, which no one else can enter on the machine.
+fn readable_to_runs(args: &[OsString]) {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: a plain query.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let ours = crate::interrupt::temp_root();
+    for file in args.iter().map(Path::new).filter(|p| p.starts_with(&ours)) {
+        if let Some(meta) = std::fs::symlink_metadata(file).ok().filter(|m| m.is_file()) {
+            let mode = meta.permissions().mode();
+            if mode & 0o044 != 0o044 {
+                let _ = std::fs::set_permissions(file, std::fs::Permissions::from_mode(mode | 0o044));
+            }
+        }
+    }
 }
 
 fn spawn_error(why: String) -> Facts {
@@ -360,7 +386,11 @@ fn run_with(
             .collect(),
         readable: extra.readable.iter().map(|r| r.clone().into_os_string()).collect(),
         writable: writable.to_vec(),
+        build: extra.build,
     };
+    if sandboxed {
+        readable_to_runs(&request.args);
+    }
     let started = launcher.start_run(&request, &input, &out_w, &err_w);
     // Until the launcher says when the program was forked (below).
     let mut start = Instant::now();

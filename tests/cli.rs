@@ -428,6 +428,9 @@ mod policy_cli;
 #[path = "support/runtimes_cli.rs"]
 mod runtimes_cli;
 
+#[path = "support/world_cli.rs"]
+mod world_cli;
+
 #[path = "support/figures_cli.rs"]
 mod figures_cli;
 

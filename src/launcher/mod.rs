@@ -60,6 +60,10 @@ pub struct Request {
     /// Folders the sandboxed program may also read, whole but for `hidden` (a compiler's
     /// toolchain home, which its command does not name).
     pub readable: Vec<OsString>,
+    /// A build: the folders its command names are shown minus answer-like names, as a
+    /// compiler reads any header beside its source; a run's, by kind (see
+    /// [`crate::sandbox::kinds`]).
+    pub build: bool,
 }
 
 /// A run as started: where the judge can watch it.
@@ -104,6 +108,7 @@ fn encode(req: &Request) -> Vec<u8> {
     put(req.memory_kib.to_string().as_bytes());
     put(req.processes.to_string().as_bytes());
     put(req.file_bytes.to_string().as_bytes());
+    put(if req.build { b"1" } else { b"0" });
     put(req.readable.len().to_string().as_bytes());
     for r in &req.readable {
         put(r.as_bytes());
@@ -143,6 +148,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
     let memory_kib = number(parts.next())?;
     let processes = number(parts.next())?;
     let file_bytes = number(parts.next())?;
+    let build = number(parts.next())? == 1;
     let nreadable = number(parts.next())? as usize;
     let readable = (0..nreadable).map(|_| parts.next().map(OsString::from_vec)).collect::<Option<Vec<_>>>()?;
     let nhidden = number(parts.next())? as usize;
@@ -170,6 +176,7 @@ fn decode(bytes: &[u8]) -> Option<Request> {
         writable,
         hidden,
         readable,
+        build,
     })
 }
 
@@ -546,6 +553,7 @@ mod tests {
             file_bytes: 0,
             hidden: vec!["/h".into()],
             readable: vec!["/r".into()],
+            build: true,
             writable: vec!["/tmp/judge-x/log.txt".into()],
         };
         assert_eq!(decode(&encode(&req)), Some(req));

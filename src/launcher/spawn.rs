@@ -54,6 +54,10 @@ struct Prepared {
     /// The mount options of the scratch folder's tmpfs, for a keeper to mount.
     tmpfs: CString,
     ruleset: Option<landlock::RulesetCreated>,
+    /// The run's own root, where the kernel lets the keeper make one.
+    root: Option<crate::sandbox::root::Plan>,
+    /// The user and group a root judge's run becomes.
+    run_as: Option<(u32, u32)>,
     filter: Option<crate::sandbox::syscalls::Filter>,
     limit: libc::rlimit,
     /// RLIMIT_NPROC in a run's own user namespace, where the kernel counts the tasks of the
@@ -84,26 +88,32 @@ pub(super) fn fork_exec(
     // Found on PATH here, and run with execv: execvp would hand a file that is not a program
     // (a script without `#!`) to /bin/sh, whose exit 2 a checker's caller reads as PE.
     let path = cstr(&find_program(&req.program, &req.env))?;
-    // The sandbox's rules are built here, before the fork: building opens files and
-    // allocates. The child only enters them.
-    let (scratch, ruleset) = match &req.scratch {
+    // The sandbox's rules and root are worked out here, before the fork: that opens files
+    // and allocates. The child only enters them.
+    let own_root =
+        req.scratch.is_some() && !matches!(namespaces, Namespaces::None) && crate::sandbox::root::support().is_ok();
+    // A root judge's runs are a user of their own, never uid 0.
+    let run_as = (own_root && matches!(namespaces, Namespaces::Root(..)))
+        .then_some((crate::sandbox::root::RUN_ID, crate::sandbox::root::RUN_ID));
+    let (scratch, ruleset, root) = match &req.scratch {
         Some(dir) => {
-            let rules = {
-                let hidden: Vec<std::path::PathBuf> = req.hidden.iter().map(std::path::PathBuf::from).collect();
-                let readable: Vec<std::path::PathBuf> = req.readable.iter().map(std::path::PathBuf::from).collect();
-                let granted = crate::sandbox::files::Granted { hidden: &hidden, readable: &readable };
-                crate::sandbox::files::ruleset(
-                    &req.program,
-                    &req.args,
-                    &req.writable,
-                    granted,
-                    std::path::Path::new(dir),
-                )
-            }
-            .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
-            (Some(cstr(dir)?), Some(rules))
+            let ask = crate::sandbox::view::Ask {
+                hidden: req.hidden.iter().map(std::path::PathBuf::from).collect(),
+                readable: req.readable.iter().map(std::path::PathBuf::from).collect(),
+                path: req.env.iter().rev().find(|(k, _)| k == "PATH").map(|(_, v)| v.clone()),
+                build: req.build,
+            };
+            let view = crate::sandbox::files::view(&req.program, &req.args, &ask);
+            let dir_path = std::path::Path::new(dir);
+            let rules = crate::sandbox::files::ruleset(&view, &req.writable, dir_path)
+                .map_err(|e| io::Error::new(io::ErrorKind::Other, format!("cannot build the sandbox: {e}")))?;
+            let root = own_root.then(|| {
+                let writable: Vec<std::path::PathBuf> = req.writable.iter().map(std::path::PathBuf::from).collect();
+                crate::sandbox::root::plan(&view.paths, &writable, dir_path, run_as)
+            });
+            (Some(cstr(dir)?), Some(rules), root)
         }
-        None => (None, None),
+        None => (None, None, None),
     };
     let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
     let mut argv: Vec<CString> = vec![program];
@@ -145,8 +155,14 @@ pub(super) fn fork_exec(
         scratch,
         // A MiB past the limit: a run that fills it holds more than its limit (MLE), even
         // with nothing else alive when it is counted.
-        tmpfs: CString::new(format!("size={}k,mode=0700", req.memory_kib.max(64) + 1024))
-            .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
+        tmpfs: CString::new(format!(
+            "size={}k,mode=0700{}",
+            req.memory_kib.max(64) + 1024,
+            run_as.map_or(String::new(), |(uid, gid)| format!(",uid={uid},gid={gid}"))
+        ))
+        .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
+        root,
+        run_as,
         ruleset,
         filter,
         limit: libc::rlimit { rlim_cur: req.cpu_backstop_s, rlim_max: req.cpu_backstop_s + 1 },
@@ -243,6 +259,8 @@ pub(super) fn fork_exec(
                 -3 => format!("cannot start '{name}' in its own namespaces: the kernel refused a user namespace"),
                 -4 => format!("cannot start '{name}' without privileges: its capabilities could not be dropped"),
                 -5 => format!("cannot start '{name}' in its sandbox: the kernel refused its network namespace"),
+                -6 => format!("cannot start '{name}' in a root of its own: the kernel refused a mount"),
+                -7 => format!("cannot start '{name}' as a user of its own: the kernel refused the change"),
                 libc::ENOEXEC => format!("cannot start '{name}': it is not a program (a script needs a #! line)"),
                 e => format!("cannot start '{name}': {}", io::Error::from_raw_os_error(e)),
             },
@@ -310,22 +328,47 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         // The run's tmpfs mounts, whose files the keeper counts once the run is over.
         let mut tmpfs = Vec::new();
+        // The judge's files in the scratch folder, copied into the run's tmpfs and back.
+        let mut back = None;
         if crate::sandbox::pids::private_views() {
-            // The rules name the old /proc and scratch folder, now hidden under new mounts.
-            let scratch =
-                prepared.scratch.as_ref().filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs));
-            let scratch = scratch.map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
+            let host = prepared
+                .scratch
+                .as_ref()
+                .map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
+            let seeded = host.as_deref().and_then(crate::sandbox::scratch::before_mount);
+            // In a root of its own the scratch folder keeps its path; else the rules name the
+            // old /proc and scratch folder, now hidden under new mounts.
+            let scratch = match &prepared.root {
+                Some(plan) => match crate::sandbox::root::build(plan, &prepared.tmpfs) {
+                    Ok(()) => host.clone(),
+                    Err(why) => {
+                        let why = format!("judge: cannot make the run's root: {why}\n");
+                        libc::write(prepared.fds[2], why.as_ptr().cast(), why.len());
+                        fail(prepared.report, -6)
+                    }
+                },
+                None => prepared
+                    .scratch
+                    .as_ref()
+                    .filter(|dir| crate::sandbox::scratch::mount_tmpfs(dir, &prepared.tmpfs))
+                    .and(host.clone()),
+            };
             // A private /dev/shm (POSIX shared memory, semaphores: Python's multiprocessing),
             // in memory, counted and capped as the scratch folder is, gone with the run.
             let shm = std::path::Path::new(crate::sandbox::scratch::SHM);
-            let shm =
-                (scratch.is_some() && crate::sandbox::scratch::mount_tmpfs(&c_shm(), &prepared.tmpfs)).then_some(shm);
+            let shm = (scratch.is_some()
+                && (prepared.root.is_some() || crate::sandbox::scratch::mount_tmpfs(&c_shm(), &prepared.tmpfs)))
+            .then_some(shm);
+            if let (Some((dir, names)), Some(to)) = (&seeded, &scratch) {
+                crate::sandbox::scratch::seed(dir, names, to, prepared.run_as);
+            }
+            back = seeded.map(|(dir, _)| dir).zip(scratch.clone());
             tmpfs.extend(scratch.is_some().then(|| prepared.scratch.clone()).flatten());
             tmpfs.extend(shm.map(|_| c_shm()));
             prepared.ruleset = match prepared
                 .ruleset
                 .take()
-                .map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref(), shm))
+                .map(|r| crate::sandbox::files::grant_mounts(r, scratch.as_deref(), shm, prepared.root.as_ref()))
             {
                 Some(Ok(rules)) => Some(rules),
                 Some(Err(_)) => fail(prepared.report, -1),
@@ -346,7 +389,7 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
         for fd in [report, input, output, errors, 0] {
             libc::close(fd);
         }
-        crate::sandbox::pids::keep(program, figures, &tmpfs)
+        crate::sandbox::pids::keep(program, figures, &tmpfs, back)
     }
 }
 
@@ -364,6 +407,8 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         scratch,
         tmpfs: _,
         ruleset,
+        root: _,
+        run_as,
         filter,
         limit,
         tasks,
@@ -428,7 +473,13 @@ unsafe fn become_program(prepared: Prepared) -> ! {
                 fail(report, *libc::__errno_location());
             }
         }
-        // Everything above that needed a privilege is done.
+        // Everything above that needed a privilege is done: a root judge's run becomes its
+        // own user, then holds no capability.
+        if let Some((uid, gid)) = run_as {
+            if !crate::sandbox::privileges::become_user(uid, gid) {
+                fail(report, -7);
+            }
+        }
         if scratch.is_some() && !crate::sandbox::privileges::drop_all() {
             fail(report, -4);
         }

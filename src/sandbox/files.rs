@@ -1,6 +1,7 @@
-//! A run's view of the files, the network and other processes, through Landlock: read and
-//! execute the system (`/usr`, `/lib*`, `/bin`, `/etc`, `/opt`, `/proc`, `/sys`, a few
-//! devices) and what [`super::view`] grants the program (its runtime, its source's folder and
+//! A run's view of the files, the network and other processes, through Landlock (the second
+//! wall behind a root of its own, [`super::root`]; the only one where namespaces are refused):
+//! read and execute the system's part of [`super::root::TABLE`] and `/proc`, and what
+//! [`super::view`] grants the program (its runtime, its source's folder and
 //! class path, minus every case and answer), list the folders granted piece by piece, write
 //! only its scratch folder, `/dev/shm` and `/dev/null`; no TCP bind or connect; no signal to a
 //! process outside the run. Built in the launcher before `fork` ([`ruleset`]) and applied in
@@ -15,11 +16,6 @@ use std::path::{Path, PathBuf};
 /// The Landlock ABI whose rights a run asks for: 6 adds the signal scope. An older kernel
 /// gets what it has (the crate's best effort), and [`support`] says what that is.
 const WANTED: ABI = ABI::V6;
-
-/// Folders of the system a program may read and execute.
-/// Not `/dev` as a whole: the user's terminal (`/dev/pts/N`) and `/dev/shm` are left out.
-const SYSTEM: [&str; 11] =
-    ["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys"];
 
 /// Device files a program may write (and read).
 const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
@@ -71,39 +67,29 @@ fn resolved(program: &std::ffi::OsStr) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(program)).find(|p| p.is_file())
 }
 
-/// What the judge asks of a run's view beyond its command: folders never to show (the cases
-/// being judged), and folders to show (a compiler's toolchain).
-#[derive(Clone, Copy, Debug)]
-pub struct Granted<'a> {
-    pub hidden: &'a [PathBuf],
-    pub readable: &'a [PathBuf],
-}
-
 /// The view of a program with these arguments, worked out once per launcher: a folder's walk
 /// is the costly part, and a judge runs the same program on every case.
-fn cached_view(program: &Path, on_path: bool, args: &[std::ffi::OsString], granted: Granted<'_>) -> super::view::View {
-    type Key = (PathBuf, Vec<std::ffi::OsString>, Vec<PathBuf>, Vec<PathBuf>);
+pub fn view(program: &std::ffi::OsStr, args: &[std::ffi::OsString], ask: &super::view::Ask) -> super::view::View {
+    type Key = (PathBuf, Vec<std::ffi::OsString>, super::view::Ask);
     thread_local! {
         static VIEWS: std::cell::RefCell<std::collections::HashMap<Key, super::view::View>> = Default::default();
     }
-    let key = (program.to_path_buf(), args.to_vec(), granted.hidden.to_vec(), granted.readable.to_vec());
+    use std::os::unix::ffi::OsStrExt;
+    let on_path = !program.as_bytes().contains(&b'/');
+    let Some(program) = resolved(program) else {
+        return super::view::View { paths: super::root::system(), ..Default::default() };
+    };
+    let key = (program.clone(), args.to_vec(), ask.clone());
     VIEWS.with(|views| {
-        views
-            .borrow_mut()
-            .entry(key)
-            .or_insert_with(|| super::view::of(program, on_path, args, granted.hidden, granted.readable))
-            .clone()
+        views.borrow_mut().entry(key).or_insert_with(|| super::view::of(&program, on_path, args, ask)).clone()
     })
 }
 
-/// The ruleset of one run: `scratch` read-write; the system, the program's install folder
-/// and the files among `args` readable; the files in `writable` (made by the judge for the
+/// The ruleset of one run: `scratch` read-write; what `view` grants readable; the files in `writable` (made by the judge for the
 /// run, like an interactor's log) read-write.
 pub fn ruleset(
-    program: &std::ffi::OsStr,
-    args: &[std::ffi::OsString],
+    view: &super::view::View,
     writable: &[std::ffi::OsString],
-    granted: Granted<'_>,
     scratch: &Path,
 ) -> Result<RulesetCreated, String> {
     let read = AccessFs::from_read(WANTED);
@@ -114,23 +100,14 @@ pub fn ruleset(
         .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
         .and_then(|r| r.create())
         .map_err(e)?;
-    let mut readable: Vec<PathBuf> = SYSTEM.iter().map(PathBuf::from).collect();
-    use std::os::unix::ffi::OsStrExt;
-    let on_path = !program.as_bytes().contains(&b'/');
-    let mut listed = Vec::new();
-    if let Some(program) = resolved(program) {
-        let view = cached_view(&program, on_path, args, granted);
-        readable.extend(view.paths);
-        listed = view.listed;
-    }
-    for folder in listed {
-        if let Ok(fd) = PathFd::new(&folder) {
+    for folder in &view.listed {
+        if let Ok(fd) = PathFd::new(folder) {
             ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadDir)).map_err(e)?;
         }
     }
-    for path in readable {
+    for path in &view.paths {
         // A folder that is not there on this system is simply not granted.
-        if let Ok(fd) = PathFd::new(&path) {
+        if let Ok(fd) = PathFd::new(path) {
             let rights = if path.is_dir() { read } else { read & AccessFs::from_file(WANTED) };
             ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(e)?;
         }
@@ -162,9 +139,21 @@ pub fn grant_mounts(
     ruleset: RulesetCreated,
     scratch: Option<&Path>,
     shm: Option<&Path>,
+    root: Option<&super::root::Plan>,
 ) -> Result<RulesetCreated, String> {
     let fd = PathFd::new("/proc").map_err(|e| e.to_string())?;
     let mut ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_read(WANTED))).map_err(|e| e.to_string())?;
+    // In a root of its own, every folder holds what was granted alone: each may be listed;
+    // the files the keeper wrote (`/etc/passwd`) may be read.
+    if let Some(plan) = root {
+        let fd = PathFd::new("/").map_err(|e| e.to_string())?;
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadDir)).map_err(|e| e.to_string())?;
+        for file in &plan.written {
+            let fd = PathFd::new(file).map_err(|e| e.to_string())?;
+            let rights = AccessFs::from_read(WANTED) & AccessFs::from_file(WANTED);
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, rights)).map_err(|e| e.to_string())?;
+        }
+    }
     if let Some(dir) = shm {
         let fd = PathFd::new(dir).map_err(|e| e.to_string())?;
         let rights = AccessFs::from_all(WANTED) & !AccessFs::Execute;

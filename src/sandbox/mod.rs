@@ -8,9 +8,13 @@
 //! - [`network`]: for a root judge, an empty network namespace its runs share;
 //! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run; with
 //!   [`pids`], a tmpfs the size of the memory limit, whose files count as the run's memory;
-//! - [`pids`]: its own PID namespace and `/proc`, whose init is a keeper of ours: it sees
-//!   and signals no process outside its run, and what is left when the run ends is killed
-//!   at once;
+//! - [`root`]: a root of its own, made of read-only binds of the one list of what a run may
+//!   see (the system's runtime folders, a few files of `/etc`, a minimal `/dev`) and of what
+//!   [`view`] grants its command; a root judge's runs are uid 60000, never 0;
+//! - [`kinds`]: beside a script or in a class path, the files a runtime loads, by kind;
+//! - [`pids`]: its own PID namespace and `/proc` (and IPC and UTS namespaces), whose init is
+//!   a keeper of ours: it sees and signals no process outside its run, and what is left when
+//!   the run ends is killed at once;
 //! - [`cgroup`]: exact figures (CPU of every process of the run, the peak memory it held)
 //!   and a kernel-enforced memory cap, from a cgroup of its own where the machine gives one;
 //! - [`syscalls`]: a seccomp filter refusing the system calls that could harm the machine
@@ -30,9 +34,11 @@
 pub mod cgroup;
 pub mod environment;
 pub mod files;
+pub mod kinds;
 pub mod network;
 pub mod pids;
 pub mod privileges;
+pub mod root;
 pub mod scratch;
 pub mod syscalls;
 pub mod toolchains;
@@ -134,6 +140,14 @@ pub struct Protections {
     /// Its own PID namespace and `/proc`: it sees and signals no process outside its run,
     /// and everything left is killed at once when the run ends.
     pub processes: bool,
+    /// A root of its own ([`root`]): a tmpfs holding what is granted alone, no other file of
+    /// the machine's.
+    pub own_root: bool,
+    /// Never uid 0: a root judge's runs are a user of their own ([`root::RUN_ID`]), a user
+    /// judge's are that user.
+    pub own_user: bool,
+    /// Its own IPC and UTS namespaces: System V objects die with the run.
+    pub ipc: bool,
     /// How runs are measured: "cgroup v1" or "cgroup v2" (exact, see [`cgroup`]), or
     /// "wait4" (the reaped processes' figures and the watchdog's samples).
     pub figures: &'static str,
@@ -182,6 +196,17 @@ pub fn protections(level: Level) -> Protections {
                 .into(),
         );
     }
+    let root = root::support();
+    if let (Err(why), Ok(_)) = (&root, &pids) {
+        missing.push(format!(
+            "runs see the machine's files, as Landlock's rules filter them, not a root of their own: {why}"
+        ));
+    }
+    // SAFETY: a plain query.
+    let own_user = root.is_ok() || unsafe { libc::geteuid() } != 0;
+    if !own_user {
+        missing.push("runs are uid 0 (without capabilities): a user of their own needs a root of their own".into());
+    }
     let cgroup = cgroup::support();
     if let Err(why) = &cgroup {
         missing.push(format!("figures are not exact (wait4 and sampling): {why}"));
@@ -198,6 +223,9 @@ pub fn protections(level: Level) -> Protections {
     Protections {
         syscalls: syscalls.is_ok(),
         processes: pids.is_ok(),
+        own_root: root.is_ok(),
+        own_user,
+        ipc: pids.is_ok(),
         scratch_in_memory: pids.is_ok(),
         figures: cgroup.map_or("wait4", |h| h.name()),
         files: landlock.files,

@@ -119,8 +119,8 @@ fn probe(maps: Option<&IdMaps>) -> Result<(), String> {
     }
 }
 
-/// In the keeper (PID 1 of a fresh namespace): a mount namespace of its own with a new
-/// `/proc` over the old one, so the run sees its own processes only. Whether it worked. (Not
+/// In the keeper (PID 1 of a fresh namespace): mount, IPC and UTS namespaces of its own, with
+/// a new `/proc` over the old one, so the run sees its own processes only. Whether it worked. (Not
 /// a network namespace: making and tearing one down cost a run milliseconds, and the seccomp
 /// filter refuses internet sockets for nothing.)
 /// Raw system calls only: the probe runs it in a child of a threaded process.
@@ -128,7 +128,9 @@ pub fn private_views() -> bool {
     let none = std::ptr::null::<libc::c_char>();
     // SAFETY: constant NUL-terminated strings and null pointers, as mount(2) allows.
     unsafe {
-        libc::unshare(libc::CLONE_NEWNS) == 0
+        // Its own IPC namespace (System V objects die with the run) and host name.
+        libc::unshare(libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) == 0
+            && libc::sethostname(b"judge".as_ptr().cast(), 5) == 0
             // Private first: the new /proc must not propagate back to the machine's tree.
             && libc::mount(none, b"/\0".as_ptr().cast(), none, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) == 0
             && libc::mount(
@@ -170,7 +172,12 @@ pub const REPORT_BYTES: usize = 32;
 ///
 /// # Safety
 /// Only in the keeper, a single-threaded child of the launcher.
-pub unsafe fn keep(program: i32, report: i32, tmpfs: &[std::ffi::CString]) -> ! {
+pub unsafe fn keep(
+    program: i32,
+    report: i32,
+    tmpfs: &[std::ffi::CString],
+    back: Option<(std::fs::File, std::path::PathBuf)>,
+) -> ! {
     let mut main_status = 0;
     loop {
         let mut status = 0;
@@ -202,6 +209,10 @@ pub unsafe fn keep(program: i32, report: i32, tmpfs: &[std::ffi::CString]) -> ! 
         } else if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
             break; // ECHILD: the namespace holds the keeper alone
         }
+    }
+    // The files the run left beside those the judge gave it, for the judge to read.
+    if let Some((host, scratch)) = &back {
+        super::scratch::bring_back(scratch, host);
     }
     // SAFETY: a plain C struct getrusage fills in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

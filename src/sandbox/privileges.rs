@@ -53,6 +53,27 @@ pub fn drop_all() -> bool {
     }
 }
 
+/// In the forked child of a root judge, before [`drop_all`]: becomes `uid` and `gid` with no
+/// other group, keeping the capabilities only until `drop_all` empties every set (the
+/// securebits say a change of user clears nothing, and lock that). Raw system calls only.
+/// Whether the process is now that user and group alone.
+pub fn become_user(uid: u32, gid: u32) -> bool {
+    // SAFETY: prctl and the set*id calls with integers and a pointer to our own array.
+    unsafe {
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+        libc::prctl(libc::PR_SET_SECUREBITS, SECUREBITS, 0, 0, 0);
+        let groups = [gid];
+        libc::setgroups(1, groups.as_ptr()) == 0
+            && libc::setresgid(gid, gid, gid) == 0
+            && libc::setresuid(uid, uid, uid) == 0
+            && libc::getuid() == uid
+            && libc::getgid() == gid
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -103,3 +103,80 @@ fn statfs_inside(keeper: i32, dir: &Path) -> Option<libc::statfs> {
     let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
     (unsafe { libc::statfs(path.as_ptr(), &mut fs) } == 0 && fs.f_type == libc::TMPFS_MAGIC).then_some(fs)
 }
+
+/// Regular files at the top of `dir` (never through a link).
+fn files_in(dir: &Path) -> Vec<std::ffi::OsString> {
+    let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    entries.filter(|e| e.file_type().is_ok_and(|t| t.is_file())).map(|e| e.file_name()).collect()
+}
+
+/// Opens `name` in the folder `dir` (a descriptor), never through a link.
+fn open_in(dir: &std::fs::File, name: &std::ffi::OsStr, flags: i32) -> std::io::Result<std::fs::File> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(name.as_bytes()).map_err(|_| std::io::ErrorKind::InvalidInput)?;
+    // SAFETY: openat on a folder we hold with a NUL-terminated name; a new fd is ours.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags | libc::O_NOFOLLOW | libc::O_CLOEXEC, 0o644) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(unsafe { std::fs::File::from_raw_fd(fd) })
+}
+
+/// In a keeper about to mount a tmpfs over the scratch folder `host`: the folder as the judge
+/// filled it, and the names of the files it holds, to copy into the tmpfs ([`seed`]); `None`
+/// when it is empty (most runs: nothing to copy either way).
+pub fn before_mount(host: &Path) -> Option<(std::fs::File, Vec<std::ffi::OsString>)> {
+    let names = files_in(host);
+    if names.is_empty() {
+        return None;
+    }
+    std::fs::File::open(host).ok().map(|dir| (dir, names))
+}
+
+/// Copies the judge's files (`names` in the folder `from`) into the run's scratch tmpfs `to`,
+/// owned by `owner` where given (a root judge's run user).
+pub fn seed(from: &std::fs::File, names: &[std::ffi::OsString], to: &Path, owner: Option<(u32, u32)>) {
+    for name in names {
+        let Ok(mut source) = open_in(from, name, libc::O_RDONLY) else { continue };
+        let Ok(mut copy) = std::fs::File::create(to.join(name)) else { continue };
+        let _ = std::io::copy(&mut source, &mut copy);
+        if let Some((uid, gid)) = owner {
+            use std::os::fd::AsRawFd;
+            // SAFETY: fchown on a file we hold.
+            unsafe { libc::fchown(copy.as_raw_fd(), uid, gid) };
+        }
+    }
+}
+
+/// Once the run is over, in its keeper: the files left at the top of its scratch tmpfs
+/// `from`, copied back to the judge's folder `to`, where the judge reads a named output file.
+pub fn bring_back(from: &Path, to: &std::fs::File) {
+    for name in files_in(from) {
+        let Ok(mut source) = std::fs::File::open(from.join(&name)) else { continue };
+        let Ok(mut copy) = open_in(to, &name, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC) else { continue };
+        let _ = std::io::copy(&mut source, &mut copy);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_judge_s_files_go_into_the_run_s_folder_and_what_it_left_comes_back() {
+        let host = tempfile::tempdir().unwrap();
+        let run = tempfile::tempdir().unwrap();
+        assert!(before_mount(host.path()).is_none(), "an empty folder has nothing to copy");
+        std::fs::write(host.path().join("input.txt"), "1 2\n").unwrap();
+        let (dir, names) = before_mount(host.path()).unwrap();
+        seed(&dir, &names, run.path(), None);
+        assert_eq!(std::fs::read_to_string(run.path().join("input.txt")).unwrap(), "1 2\n");
+        std::fs::write(run.path().join("output.txt"), "3\n").unwrap();
+        // A link the run left must not make the judge write through it.
+        std::os::unix::fs::symlink("/etc/passwd", run.path().join("link")).unwrap();
+        bring_back(run.path(), &dir);
+        assert_eq!(std::fs::read_to_string(host.path().join("output.txt")).unwrap(), "3\n");
+        assert!(!host.path().join("link").exists());
+    }
+}

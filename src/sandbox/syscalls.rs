@@ -69,6 +69,10 @@ const REFUSED: &[libc::c_long] = &[
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
     libc::SYS_io_uring_register,
+    // System V shared memory and message queues: memory no figure of a user's run sees
+    // (POSIX shared memory, in the run's counted /dev/shm, is what runtimes use).
+    libc::SYS_shmget,
+    libc::SYS_msgget,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_mknod,
     #[cfg(target_arch = "x86_64")]

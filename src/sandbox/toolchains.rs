@@ -53,6 +53,7 @@ pub fn for_builds() -> Toolchains {
     if let Ok(cache) = crate::build::cache_dir() {
         let go = cache.with_file_name("go-build");
         if std::fs::create_dir_all(&go).is_ok() {
+            run_user_owns(&go);
             t.env.push(("GOCACHE".into(), go.clone().into_os_string()));
             t.writable.push(go);
         }
@@ -60,4 +61,23 @@ pub fn for_builds() -> Toolchains {
     // Go would fetch a newer toolchain named by a go.mod: never from a build.
     t.env.push(("GOTOOLCHAIN".into(), "local".into()));
     t
+}
+
+/// A root judge's builds are uid [`super::root::RUN_ID`]: a Go cache an older judge filled as
+/// root is handed to that user once, or no Go build could write it.
+fn run_user_owns(cache: &std::path::Path) {
+    use std::os::unix::fs::MetadataExt;
+    let id = super::root::RUN_ID;
+    // SAFETY: a plain query.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root || std::fs::symlink_metadata(cache).map_or(true, |m| m.uid() == id) {
+        return;
+    }
+    for entry in walkdir::WalkDir::new(cache).into_iter().flatten() {
+        use std::os::unix::ffi::OsStrExt;
+        if let Ok(path) = std::ffi::CString::new(entry.path().as_os_str().as_bytes()) {
+            // SAFETY: a NUL-terminated path and two IDs.
+            unsafe { libc::lchown(path.as_ptr(), id, id) };
+        }
+    }
 }

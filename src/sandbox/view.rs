@@ -105,10 +105,30 @@ pub struct View {
     pub listed: Vec<PathBuf>,
 }
 
-/// The view of `program` run with `args`, with `hidden` (the folders of the cases being
+/// What the judge asks of a run's view beyond its command.
+#[derive(Clone, Debug, Default, Hash, PartialEq, Eq)]
+pub struct Ask {
+    /// Folders never to show (the cases being judged), whatever folder around them is granted.
+    pub hidden: Vec<PathBuf>,
+    /// Folders to show (a compiler's toolchain homes, which its command does not name).
+    pub readable: Vec<PathBuf>,
+    /// The run's `PATH`: the install of each of its folders is shown, so a wrapper script
+    /// finds the same `python3` (a pyenv shim) as the judge would.
+    pub path: Option<OsString>,
+    /// A build: its source's folder is shown minus answer-like names (a compiler reads any
+    /// header or `include_str!` file beside it); a run's shows its modules by kind alone.
+    pub build: bool,
+}
+
+/// The judge's own executable, as the kernel resolves it.
+pub fn judge_exe() -> Option<PathBuf> {
+    std::env::current_exe().ok().and_then(|e| std::fs::canonicalize(e).ok())
+}
+
+/// The view of `program` run with `args`, with `ask.hidden` (the folders of the cases being
 /// judged, absolute) kept out.
-pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], readable: &[PathBuf]) -> View {
-    let mut hidden: Vec<PathBuf> = hidden.iter().filter_map(|h| std::fs::canonicalize(h).ok()).collect();
+pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
+    let mut hidden: Vec<PathBuf> = ask.hidden.iter().filter_map(|h| std::fs::canonicalize(h).ok()).collect();
     hidden.push(crate::interrupt::temp_root());
     // Secrets in the user's home, hidden by path too: an install folder is granted without
     // looking at names (`~/.local` for a pip --user tool holds `share/keyrings`).
@@ -116,31 +136,42 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], 
         hidden.extend(secrets_under(Path::new(&home)));
     }
     hidden.extend(crate::build::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
+    // The judge carries every bundled suite's answers: no grant shows it, wherever it is
+    // installed (`/usr/local/bin`, `~/.cargo/bin`); a built-in program may only execute it.
+    hidden.extend(judge_exe());
     let mut paths = Vec::new();
-    // Folders a user keeps (a source's, a class path's): answer-like names are hidden too.
+    // The system's runtime folders and the few files of `/etc` a runtime reads.
+    for system in super::root::system() {
+        split(&system, &roots_in(&system, &hidden), &mut paths, usize::MAX);
+    }
+    // Folders a user keeps (a source's, a class path's): what a runtime loads from them.
     let mut folders = Vec::new();
-    // The program's own file, as named and resolved.
+    // The program's own file, as named and resolved (the judge's executable itself for one of
+    // its built-in programs, `@fixture` or `@sudoku`: its own code, never a solver).
     paths.push(program.to_path_buf());
     paths.extend(std::fs::canonicalize(program).ok());
     // A runtime's install (the folder above its `bin`): whole but for the cases judged,
     // since its packages hold files of every name (`credentials.py`, `test.xml.out`). A
-    // program in a folder of its own (`./a.out`, a built one) needs nothing beside it: its
-    // file alone.
+    // program in a folder of its own (`./a.out`, a built one) needs nothing beside it but,
+    // for a script, its modules.
     let named = [Some(program.to_path_buf()), std::fs::canonicalize(program).ok()];
     for (install, in_bin) in named.iter().flatten().filter_map(|p| install_folder(p)) {
         if in_bin || on_path {
-            if let Ok(install) = std::fs::canonicalize(&install) {
-                if install.parent().is_some() && !home_within(&install) {
-                    split(&install, &roots_in(&install, &hidden), &mut paths, usize::MAX);
-                }
-            }
+            grant_install(&install, &hidden, &mut paths);
+        } else if !ask.build && is_script(program) {
+            folders.push(install);
+        }
+    }
+    // What the run's PATH finds: a wrapper's `python3` is the same as the judge's.
+    for dir in ask.path.iter().flat_map(std::env::split_paths) {
+        if let Some((install, _)) = install_folder(&dir.join("program")) {
+            let install = if home_within(&install) { dir } else { install };
+            grant_install(&install, &hidden, &mut paths);
         }
     }
     // Toolchain homes the judge names (a compiler's): whole but for what is hidden.
-    for home in readable.iter().filter_map(|r| std::fs::canonicalize(r).ok()) {
-        if home.parent().is_some() && !home_within(&home) {
-            split(&home, &roots_in(&home, &hidden), &mut paths, usize::MAX);
-        }
+    for home in &ask.readable {
+        grant_install(home, &hidden, &mut paths);
     }
     let mut class_path = false;
     for arg in args {
@@ -165,7 +196,11 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], 
         if folder.parent().is_none() || home_within(&folder) {
             continue;
         }
-        grant_minus(&folder, &hidden, &mut paths);
+        if ask.build {
+            grant_minus(&folder, &hidden, &mut paths);
+        } else {
+            super::kinds::grant(&folder, &hidden, hidden_name, &mut paths);
+        }
     }
     paths.sort();
     paths.dedup();
@@ -174,6 +209,23 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], hidden: &[PathBuf], 
     listed.iter_mut().for_each(|p| *p = Path::new("/").join(&*p));
     paths.retain(|p| !p.starts_with(LISTED));
     View { paths, listed }
+}
+
+/// Grants a runtime's or toolchain's install folder, whole but for what is hidden in it;
+/// never `/` or the user's home as a whole.
+fn grant_install(install: &Path, hidden: &[PathBuf], paths: &mut Vec<PathBuf>) {
+    if let Ok(install) = std::fs::canonicalize(install) {
+        if install.parent().is_some() && !home_within(&install) {
+            split(&install, &roots_in(&install, hidden), paths, usize::MAX);
+        }
+    }
+}
+
+/// Whether `program` is a script (`#!`), whose modules sit beside it.
+fn is_script(program: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 2];
+    std::fs::File::open(program).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == *b"#!"
 }
 
 /// The folder a program is installed in, and whether it is the one above a `bin`, `sbin` or
@@ -257,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn a_script_s_folder_is_granted_without_the_cases_and_the_answers() {
+    fn a_build_s_source_folder_is_granted_without_the_cases_and_the_answers() {
         let dir = tree(&[
             "sol.py",
             "helper.py",
@@ -270,7 +322,8 @@ mod tests {
             "01.a",
         ]);
         let root = std::fs::canonicalize(dir.path()).unwrap();
-        let view = of(Path::new("/usr/bin/python3"), true, &[root.join("sol.py").into()], &[root.join("cases")], &[]);
+        let ask = Ask { hidden: vec![root.join("cases")], build: true, ..Ask::default() };
+        let view = of(Path::new("/usr/bin/python3"), true, &[root.join("sol.py").into()], &ask);
         for readable in ["sol.py", "helper.py", "pkg/mod.py", "notes/plan.md"] {
             assert!(granted(&view, &root.join(readable)), "{readable}: {view:?}");
         }
@@ -284,9 +337,9 @@ mod tests {
         let dir = tree(&["classes/Main.class", "lib/x.jar", "venv/bin/python", "venv/lib/site.py", "venv/pyvenv.cfg"]);
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let cp = format!("{}:{}", root.join("classes").display(), root.join("lib/x.jar").display());
-        let view = of(Path::new("/usr/bin/java"), true, &["-cp".into(), cp.into(), "Main".into()], &[], &[]);
+        let view = of(Path::new("/usr/bin/java"), true, &["-cp".into(), cp.into(), "Main".into()], &Ask::default());
         assert!(granted(&view, &root.join("classes/Main.class")) && granted(&view, &root.join("lib/x.jar")));
-        let view = of(&root.join("venv/bin/python"), false, &[], &[], &[]);
+        let view = of(&root.join("venv/bin/python"), false, &[], &Ask::default());
         assert!(granted(&view, &root.join("venv/lib/site.py")) && granted(&view, &root.join("venv/pyvenv.cfg")));
     }
 
@@ -297,7 +350,7 @@ mod tests {
         let local = home.join(".local");
         let mut paths = Vec::new();
         split(&local, &roots_in(&local, &secrets_under(&home)), &mut paths, usize::MAX);
-        let view = View { paths, listed: Vec::new() };
+        let view = View { paths, ..View::default() };
         assert!(granted(&view, &local.join("lib/tool/x.py")), "{view:?}");
         assert!(!granted(&view, &local.join("share/keyrings/login.keyring")), "{view:?}");
     }

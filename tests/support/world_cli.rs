@@ -1,0 +1,215 @@
+//! A run's world is built, not filtered: its root holds what it is granted and nothing else
+//! of the machine's, beside a script only the modules it loads, the runtimes its PATH finds,
+//! never uid 0, and System V objects that die with it. Each test runs the judge as its user
+//! and, where that is root, as `nobody` too (see [`super::policy_cli::reports`]); each failed
+//! on the sandbox that filtered the machine's files through Landlock's rules alone.
+
+use super::policy_cli::reports;
+use std::path::Path;
+
+fn verdict(report: &serde_json::Value) -> &str {
+    report["cases"][0]["verdict"].as_str().unwrap_or("none")
+}
+
+/// Whether runs get a root of their own here; if not, the judge must say so.
+fn own_root(report: &serde_json::Value) -> bool {
+    let own = report["sandbox"]["own_root"] == true;
+    if !own {
+        assert!(report["sandbox"]["missing"].to_string().contains("root of their own"), "{report}");
+    }
+    own
+}
+
+/// The system's Python, which `nobody` can run too (a pyenv under `/root` it cannot).
+fn system_python() -> Option<&'static str> {
+    let python = "/usr/bin/python3";
+    let ok = std::process::Command::new(python).arg("-c").arg("").status().is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: {python} is not installed here");
+    }
+    ok.then_some(python)
+}
+
+#[test]
+fn a_run_s_root_holds_what_it_is_granted_and_nothing_else_of_the_machine_s() {
+    // A Unix socket of the user's (ssh-agent, D-Bus, Docker), the host's /tmp, /run, homes,
+    // shadow files and the judge itself (it carries every bundled answer) all existed for a
+    // run; Landlock governs neither `stat` nor `connect`.
+    let sockets = tempfile::tempdir().unwrap();
+    let socket = sockets.path().join("agent.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let marker = tempfile::NamedTempFile::new().unwrap();
+    let exe = std::fs::canonicalize(assert_cmd::cargo::cargo_bin!("judge")).unwrap();
+    let dir = super::folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "sealed\n")]);
+    let mut probe = String::new();
+    for path in [
+        socket.as_path(),
+        marker.path(),
+        exe.as_path(),
+        Path::new("/run"),
+        Path::new("/home"),
+        Path::new("/var"),
+        Path::new("/etc/shadow"),
+        Path::new("/etc/gshadow"),
+        Path::new("/etc/ssl/private"),
+    ] {
+        probe.push_str(&format!("[ -e '{0}' ] && echo '{0} is there'\n", path.display()));
+    }
+    // Through the keeper, whose executable is the judge's.
+    probe.push_str("head -c 1 /proc/1/exe >/dev/null 2>&1 && echo 'the judge is readable'\necho sealed\n");
+    super::sandbox_cli::executable(&dir.path().join("probe.sh"), &probe);
+    for (who, report) in reports(dir.path(), &["--", "./probe.sh"], &[]) {
+        if own_root(&report) {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        }
+    }
+}
+
+#[test]
+fn beside_a_script_its_modules_show_and_nothing_else_whatever_its_name() {
+    let Some(python) = system_python() else { return };
+    let sol = "import os, sys, helper, pkg\n\
+               a, b = map(int, sys.stdin.read().split())\n\
+               print(helper.add(a, b) + pkg.ZERO)\n\
+               here = os.path.dirname(os.path.abspath(__file__))\n\
+               for name in ['.env', '.git/config', 'output.txt', '1.expected', 'tests/01.a', '1.sol', 'notes.md']:\n\
+               \x20   try:\n\
+               \x20       open(os.path.join(here, name)).read()\n\
+               \x20       print(name, 'read')\n\
+               \x20   except OSError:\n\
+               \x20       pass\n";
+    let dir = super::folder(&[
+        ("cases/a/input.txt", "1 2\n"),
+        ("cases/a/expected.txt", "3\n"),
+        ("work/sol.py", sol),
+        ("work/helper.py", "def add(a, b):\n    return a + b\n"),
+        ("work/pkg/__init__.py", "ZERO = 0\n"),
+        ("work/.env", "TOKEN=hunter2\n"),
+        ("work/.git/config", "[remote \"origin\"]\n\turl = https://user:token@example.com/x.git\n"),
+        ("work/output.txt", "3\n"),
+        ("work/1.expected", "3\n"),
+        ("work/tests/01.a", "3\n"),
+        ("work/1.sol", "3\n"),
+        ("work/notes.md", "the answer is 3\n"),
+    ]);
+    // Not the folder the judge runs in, which is `nobody`'s home below (never granted whole).
+    let work = dir.path().join("work");
+    let sol = work.join("sol.py");
+    let script = format!("cd '{}' && exec {python} '{}'\n", work.display(), sol.display());
+    super::sandbox_cli::executable(&work.join("run.sh"), &script);
+    for (who, report) in reports(dir.path(), &["--", python, sol.to_str().unwrap()], &[]) {
+        // Landlock alone hid answer-like names (tests/01.a) and let the rest be read.
+        if own_root(&report) {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        }
+    }
+    // The same from a wrapper in that folder, which the script's modules need no more than
+    // its name.
+    for (who, report) in reports(dir.path(), &["--", "work/run.sh"], &[]) {
+        if own_root(&report) {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        }
+    }
+}
+
+#[test]
+fn a_wrapper_script_gets_the_runtime_its_path_finds() {
+    // A runtime installed outside the system's folders (pyenv, a venv, a JDK in /opt) and
+    // found through PATH by a wrapper script: its install was never granted, and Python ran
+    // without its venv (or, from pyenv, without its standard library: "No module named
+    // 'encodings'").
+    let Some(python) = system_python() else { return };
+    let dir = super::folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "venv\n")]);
+    let made = std::process::Command::new(python)
+        .args(["-m", "venv", "--without-pip", "env"])
+        .current_dir(dir.path())
+        .status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: {python} cannot make a venv here");
+        return;
+    }
+    let which = "import sys\nprint('venv' if sys.prefix != sys.base_prefix else 'system')\n";
+    std::fs::create_dir(dir.path().join("work")).unwrap();
+    std::fs::write(dir.path().join("work/which.py"), which).unwrap();
+    super::sandbox_cli::executable(&dir.path().join("work/run.sh"), "python3 \"$(dirname \"$0\")/which.py\"\n");
+    let path = format!("{}:{}", dir.path().join("env/bin").display(), std::env::var("PATH").unwrap_or_default());
+    for (who, report) in reports(dir.path(), &["--", "work/run.sh"], &[("PATH", &path)]) {
+        if own_root(&report) {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        }
+    }
+    // Where PATH's python3 is the judge's user's own (pyenv's shim here), the same.
+    let found = std::process::Command::new("sh").args(["-c", "command -v python3"]).output().unwrap();
+    let home = std::env::var("HOME").unwrap_or_default();
+    if !home.is_empty() && String::from_utf8_lossy(&found.stdout).starts_with(&home) {
+        let honest = super::folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "encodings\n")]);
+        super::sandbox_cli::executable(
+            &honest.path().join("run.sh"),
+            "python3 -c 'import encodings; print(encodings.__name__)'\n",
+        );
+        super::judge().current_dir(honest.path()).args(["cases", "--", "./run.sh"]).assert().success();
+    }
+}
+
+#[test]
+fn a_root_judge_s_runs_are_never_uid_0() {
+    // As root, a run without capabilities still owned root's files: /etc/shadow, TLS keys.
+    let dir = super::folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "unprivileged\nwrote\n")]);
+    super::sandbox_cli::executable(
+        &dir.path().join("who.sh"),
+        "[ \"$(id -u)\" != 0 ] && [ \"$(id -g)\" != 0 ] && echo unprivileged\n\
+         echo x > mine && echo wrote\n",
+    );
+    for (who, report) in reports(dir.path(), &["--", "./who.sh"], &[]) {
+        if report["sandbox"]["own_user"] == true {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        } else {
+            assert!(report["sandbox"]["missing"].to_string().contains("uid 0"), "{who}: {report}");
+        }
+    }
+}
+
+/// The System V semaphore set a probe makes, if one is left on the machine: removed, and said.
+fn set_left(key: i32) -> bool {
+    // SAFETY: plain System V calls on a key of this test's.
+    unsafe {
+        let id = libc::semget(key, 0, 0);
+        if id >= 0 {
+            libc::semctl(id, 0, libc::IPC_RMID);
+        }
+        id >= 0
+    }
+}
+
+#[test]
+fn system_v_objects_die_with_the_run_and_hold_no_memory_unseen() {
+    // Objects outlived the run and the judge (400 MiB of segments left on the machine after
+    // one run), and the next run found them; as a user, the segments a run held were in no
+    // figure (AC at 17 MiB holding 400 MiB under a 64 MiB limit).
+    let Some(python) = system_python() else { return };
+    let key = 0x4a55_0000 | (std::process::id() as i32 & 0xffff);
+    let probe = format!(
+        "import ctypes\n\
+         libc = ctypes.CDLL(None)\n\
+         print('left' if libc.semget({key}, 0, 0) >= 0 else 'none')\n\
+         libc.semget({key}, 1, 0o1600)\n\
+         print('segment made' if libc.shmget(0, 64 << 20, 0o1600) >= 0 else 'segment refused')\n"
+    );
+    let dir = super::folder(&[
+        ("cases/a/input.txt", ""),
+        ("cases/a/expected.txt", "none\nsegment refused\n"),
+        ("cases/b/input.txt", ""),
+        ("cases/b/expected.txt", "none\nsegment refused\n"),
+        ("shm.py", &probe),
+    ]);
+    let shm = dir.path().join("shm.py");
+    for (who, report) in reports(dir.path(), &["-j", "1", "--", python, shm.to_str().unwrap()], &[]) {
+        let left = set_left(key);
+        if report["sandbox"]["ipc"] == true {
+            for case in report["cases"].as_array().unwrap() {
+                assert_eq!(case["verdict"], "AC", "{who}: {report}");
+            }
+            assert!(!left, "{who}: a semaphore set outlived its run");
+        }
+    }
+}
