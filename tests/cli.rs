@@ -440,6 +440,9 @@ mod tall_canvas;
 #[path = "support/turns.rs"]
 mod turns;
 
+#[path = "support/stack_faults.rs"]
+mod stack_faults;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 30,000 inputs a run (about 6 s in a test build; the seed's first 100,000 were clean when

@@ -282,6 +282,16 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
         let puzzle = case.map_err(Failure::Input)?;
         let mut first = None;
         let n = solver.search(&puzzle, cap, &mut first);
+        // A vertical canvas without solution that is also a grid and the start of another
+        // is that grid (see `Reader::as_grid`).
+        #[cfg(not(without = "canvas"))]
+        let (puzzle, n) = match if n == 0 { reader.as_grid() } else { None } {
+            Some(grid) => {
+                let n = solver.search(&grid, cap, &mut first);
+                (grid, n)
+            }
+            None => (puzzle, n),
+        };
         report(&puzzle, mode, n, first.as_deref(), out, notes)?;
     }
     Ok(())
@@ -972,6 +982,10 @@ mod reader {
         /// 0): a case that starts on the next line goes on a stack of grids.
         #[cfg(not(without = "canvas"))]
         stack_end: usize,
+        /// Where the case read last began, when it was a block of 9-cell rows read as a
+        /// vertical canvas that is also one grid and the start of another (see `as_grid`).
+        #[cfg(not(without = "canvas"))]
+        grid_instead: Option<(Lines<'a>, usize)>,
     }
 
     impl<'a> Reader<'a> {
@@ -987,6 +1001,8 @@ mod reader {
                 side: None,
                 #[cfg(not(without = "canvas"))]
                 stack_end: 0,
+                #[cfg(not(without = "canvas"))]
+                grid_instead: None,
             }
         }
 
@@ -1021,6 +1037,10 @@ mod reader {
             if self.done {
                 return None;
             }
+            #[cfg(not(without = "canvas"))]
+            {
+                self.grid_instead = None;
+            }
             let result = self.read_next();
             if !matches!(result, Some(Ok(_))) {
                 self.done = true;
@@ -1031,6 +1051,22 @@ mod reader {
                 self.stack_end = if grid { self.lines.number } else { 0 };
             }
             result
+        }
+
+        /// The case just read again as the 9x9 grid its first 9 lines are, when it was a block
+        /// of 12 or 15 rows of 9 cells read as a vertical canvas (else `None`). The caller asks
+        /// when that canvas has no solution: a grid then the first rows of another, cut by a
+        /// blank line, a comment or the input's end, reads both ways, and a fault in the second
+        /// grid must not change the first one's answer (the files without the canvas reader
+        /// see a grid there too).
+        #[cfg(not(without = "canvas"))]
+        pub fn as_grid(&mut self) -> Option<Puzzle> {
+            let (lines, start) = self.grid_instead.take()?;
+            self.lines = lines;
+            let grid = self.read_rows(start, Shape::Rows).ok()?;
+            self.done = false;
+            self.stack_end = self.lines.number;
+            Some(grid)
         }
 
         fn error(&self, line: usize, column: usize, message: String) -> InputError {
@@ -1333,7 +1369,12 @@ mod reader {
             }
             let before = self.lines;
             match self.read_canvas(start) {
-                Ok(puzzle) => Some(puzzle),
+                Ok(puzzle) => {
+                    if rows == height {
+                        self.grid_instead = Some((before, start));
+                    }
+                    Some(puzzle)
+                }
                 Err(_) => {
                     self.lines = before;
                     None
