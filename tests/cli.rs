@@ -443,6 +443,12 @@ mod tall_canvas;
 #[path = "support/turns.rs"]
 mod turns;
 
+#[path = "support/stack_faults.rs"]
+mod stack_faults;
+
+#[path = "support/streaming.rs"]
+mod streaming;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 30,000 inputs a run (about 6 s in a test build; the seed's first 100,000 were clean when
@@ -475,7 +481,7 @@ fn random_input_never_panics_and_errors_say_where() {
         match solve_all(&input, Mode::Count(1000), &mut out, &mut err) {
             Ok(()) => {}
             Err(Failure::Input(e)) => assert!(e.line >= 1 && !e.message.is_empty(), "{e}"),
-            Err(Failure::Io(e)) => panic!("no I/O can fail on a Vec: {e}"),
+            Err(Failure::Io(e) | Failure::Reading(e)) => panic!("no I/O can fail on a Vec: {e}"),
         }
     }
 }

@@ -3,7 +3,8 @@
 //! Paste this file into a judge as it is, or build it alone:
 //! `rustc --edition 2021 -O sudoku.rs` (std only; no API newer than Rust 1.70).
 //!
-//! Input (all of stdin, read once; the style is detected from the first non-blank line):
+//! Input (stdin, each case answered before the lines after it are read; the style is detected
+//! from the first non-blank line):
 //! 1. POJ 2676: a line with T, then T cases. A case is 9 lines of 9 cells, one 81-cell line,
 //!    9 lines of 9 space-separated cells, or a canvas (below).
 //! 2. Grids without T: 9 lines of 9 cells (`530070000`) or of 9 space-separated cells
@@ -157,20 +158,18 @@ pub fn run_main(args: Vec<std::ffi::OsString>) -> i32 {
             return 2;
         }
     };
-    // Room for a typical input up front: a one-puzzle input is then one read, not four.
-    let mut input = Vec::with_capacity(1 << 14);
-    if let Err(e) = io::stdin().lock().read_to_end(&mut input) {
-        let _ = writeln!(io::stderr(), "sudoku: cannot read stdin: {e}");
-        return 3;
-    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
     let mut err = stderr.lock();
-    let result = solve_all(&input, mode, &mut out, &mut err);
+    let result = solve_stream(io::stdin().lock(), CHUNK, mode, &mut out, &mut err);
     // Flush what was answered before reporting a bad case, so nothing is lost.
     let flushed = out.flush();
     match (result, flushed) {
+        (Err(Failure::Reading(e)), _) => {
+            let _ = writeln!(err, "sudoku: cannot read stdin: {e}");
+            3
+        }
         (Err(Failure::Io(e)), _) | (Ok(()), Err(e)) | (Err(Failure::Input(_)), Err(e)) => {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 let _ = writeln!(err, "sudoku: cannot write output: {e}");
@@ -229,7 +228,10 @@ fn parse_args(args: &[std::ffi::OsString]) -> Result<Result<Mode, String>, Strin
 #[derive(Debug)]
 pub enum Failure {
     Input(InputError),
+    /// Writing an answer or a note failed.
     Io(io::Error),
+    /// Reading the input failed.
+    Reading(io::Error),
 }
 
 impl From<io::Error> for Failure {
@@ -242,7 +244,25 @@ impl From<io::Error> for Failure {
 /// rule-breaking givens to `notes`. Stops at the first malformed case, after answering
 /// every case before it.
 pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, notes: &mut E) -> Result<(), Failure> {
-    let mut reader = Reader::new(input);
+    solve_stream(input, CHUNK, mode, out, notes)
+}
+
+/// The bytes read from the input at a time: a typical input is one read.
+pub const CHUNK: usize = 1 << 16;
+
+/// `solve_all` on input read `chunk` bytes at a time: each case is answered before the lines
+/// after it are read, so memory stays bounded however long the input is (see `Window`).
+pub fn solve_stream<R: Read, W: Write, E: Write>(
+    mut input: R,
+    chunk: usize,
+    mode: Mode,
+    out: &mut W,
+    notes: &mut E,
+) -> Result<(), Failure> {
+    let mut window = Window::new(chunk);
+    window.fill(0, &mut input).map_err(Failure::Reading)?;
+    let (data, jumps) = window.view();
+    let mut reader = Reader::new(&[]).moved(data, jumps);
     let mut solver = Solver::new();
     let cap = match mode {
         Mode::Solve => 1,
@@ -253,6 +273,13 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
     #[cfg(not(without = "nine"))]
     let mut givens = Vec::with_capacity(81);
     loop {
+        if window.short(reader.position()) {
+            let consumed = reader.position();
+            let parked = reader.moved(&[], &[]);
+            window.fill(consumed, &mut input).map_err(Failure::Reading)?;
+            let (data, jumps) = window.view();
+            reader = parked.moved(data, jumps);
+        }
         // Files of puzzle lines are the big ones: their lines skip the general reader.
         #[cfg(not(without = "nine"))]
         if let Some((case, line, cells)) = reader.next_plain_line() {
@@ -282,6 +309,16 @@ pub fn solve_all<W: Write, E: Write>(input: &[u8], mode: Mode, out: &mut W, note
         let puzzle = case.map_err(Failure::Input)?;
         let mut first = None;
         let n = solver.search(&puzzle, cap, &mut first);
+        // A vertical canvas without solution that is also a grid and the start of another
+        // is that grid (see `Reader::as_grid`).
+        #[cfg(not(without = "canvas"))]
+        let (puzzle, n) = match if n == 0 { reader.as_grid() } else { None } {
+            Some(grid) => {
+                let n = solver.search(&grid, cap, &mut first);
+                (grid, n)
+            }
+            None => (puzzle, n),
+        };
         report(&puzzle, mode, n, first.as_deref(), out, notes)?;
     }
     Ok(())
@@ -626,6 +663,8 @@ fn guess_budget(_: usize) -> u64 {
 mod reader {
     //! Input: lines, styles, cases, errors.
 
+    use std::io::{self, Read};
+
     /// A malformed input, located as precisely as we can.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct InputError {
@@ -803,12 +842,16 @@ mod reader {
         data: &'a [u8],
         pos: usize,
         number: usize,
+        /// Lines a `Window` dropped: (where a kept blank or comment line ends, how many blank
+        /// or comment lines after it were dropped), in order; `jump` indexes the next.
+        jumps: &'a [(usize, usize)],
+        jump: usize,
     }
 
     impl<'a> Lines<'a> {
         fn new(data: &'a [u8]) -> Self {
             let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-            Lines { data, pos: 0, number: 0 }
+            Lines { data, pos: 0, number: 0, jumps: &[], jump: 0 }
         }
 
         /// The next line and its 1-based number, without consuming it.
@@ -825,6 +868,12 @@ mod reader {
             let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
             self.pos += (len + 1).min(rest.len());
             self.number += 1;
+            if let Some(&(at, dropped)) = self.jumps.get(self.jump) {
+                if at == self.pos {
+                    self.number += dropped;
+                    self.jump += 1;
+                }
+            }
             let mut line = &rest[..len];
             while let [head @ .., b'\r' | b' ' | b'\t'] = line {
                 line = head;
@@ -972,6 +1021,10 @@ mod reader {
         /// 0): a case that starts on the next line goes on a stack of grids.
         #[cfg(not(without = "canvas"))]
         stack_end: usize,
+        /// Where the case read last began, when it was a block of 9-cell rows read as a
+        /// vertical canvas that is also one grid and the start of another (see `as_grid`).
+        #[cfg(not(without = "canvas"))]
+        grid_instead: Option<(Lines<'a>, usize)>,
     }
 
     impl<'a> Reader<'a> {
@@ -987,6 +1040,8 @@ mod reader {
                 side: None,
                 #[cfg(not(without = "canvas"))]
                 stack_end: 0,
+                #[cfg(not(without = "canvas"))]
+                grid_instead: None,
             }
         }
 
@@ -1021,6 +1076,10 @@ mod reader {
             if self.done {
                 return None;
             }
+            #[cfg(not(without = "canvas"))]
+            {
+                self.grid_instead = None;
+            }
             let result = self.read_next();
             if !matches!(result, Some(Ok(_))) {
                 self.done = true;
@@ -1031,6 +1090,46 @@ mod reader {
                 self.stack_end = if grid { self.lines.number } else { 0 };
             }
             result
+        }
+
+        /// The reader on `data`, the rest of the same input from the byte it had reached
+        /// (`position`) on, and `jumps`, the lines dropped from it (see `Window`).
+        pub fn moved<'b>(self, data: &'b [u8], jumps: &'b [(usize, usize)]) -> Reader<'b> {
+            Reader {
+                lines: Lines { data, pos: 0, number: self.lines.number, jumps, jump: 0 },
+                remaining: self.remaining,
+                total: self.total,
+                count_line: self.count_line,
+                case: self.case,
+                started: self.started,
+                done: self.done,
+                side: self.side,
+                #[cfg(not(without = "canvas"))]
+                stack_end: self.stack_end,
+                #[cfg(not(without = "canvas"))]
+                grid_instead: None,
+            }
+        }
+
+        /// The byte of its data the reader has reached: every line before it is read.
+        pub fn position(&self) -> usize {
+            self.lines.pos
+        }
+
+        /// The case just read again as the 9x9 grid its first 9 lines are, when it was a block
+        /// of 12 or 15 rows of 9 cells read as a vertical canvas (else `None`). The caller asks
+        /// when that canvas has no solution: a grid then the first rows of another, cut by a
+        /// blank line, a comment or the input's end, reads both ways, and a fault in the second
+        /// grid must not change the first one's answer (the files without the canvas reader
+        /// see a grid there too).
+        #[cfg(not(without = "canvas"))]
+        pub fn as_grid(&mut self) -> Option<Puzzle> {
+            let (lines, start) = self.grid_instead.take()?;
+            self.lines = lines;
+            let grid = self.read_rows(start, Shape::Rows).ok()?;
+            self.done = false;
+            self.stack_end = self.lines.number;
+            Some(grid)
         }
 
         fn error(&self, line: usize, column: usize, message: String) -> InputError {
@@ -1333,7 +1432,12 @@ mod reader {
             }
             let before = self.lines;
             match self.read_canvas(start) {
-                Ok(puzzle) => Some(puzzle),
+                Ok(puzzle) => {
+                    if rows == height {
+                        self.grid_instead = Some((before, start));
+                    }
+                    Some(puzzle)
+                }
                 Err(_) => {
                     self.lines = before;
                     None
@@ -1517,6 +1621,206 @@ mod reader {
             let canvas = Canvas { width, height, index, grids };
             Ok(Puzzle { case: self.case, line: start, shape: Shape::Canvas(canvas), givens })
         }
+    }
+
+    /// Kept lines a case may read beyond the line it starts on: a canvas's 63 rows and the
+    /// block's end, or a Samurai's look at the 21 lines below it, with room to spare (a run of
+    /// blank and comment lines is one kept line, see `Window`).
+    const LOOK: usize = 256;
+
+    /// The input, read a piece at a time, so that memory stays bounded however long the input
+    /// is: the bytes from the case being read on, and at least `LOOK` lines more. In a run of
+    /// blank and comment lines only the first is kept (the reader reads no further into one
+    /// than its first line: it skips them, or stops there), and the dropped ones are counted
+    /// for line numbers; so a gigabyte of blank lines takes no memory.
+    pub struct Window {
+        buf: Vec<u8>,
+        /// (end of a kept blank or comment line, how many were dropped after it).
+        jumps: Vec<(usize, usize)>,
+        /// The kept complete lines end here; a line still coming follows.
+        kept: usize,
+        /// Bytes read and dropped before `buf[0]`, lines kept or not.
+        base: usize,
+        /// Where the last `LOOK + 1` kept lines end (counted from the input's start, as `base`
+        /// is), a ring whose next slot is `next_end`.
+        ends: Vec<usize>,
+        next_end: usize,
+        /// The last kept line was blank or a comment.
+        quiet: bool,
+        bom_checked: bool,
+        eof: bool,
+        /// Where the reader must have more lines read in: `LOOK` lines before `kept`.
+        safe: usize,
+        chunk: usize,
+    }
+
+    impl Window {
+        /// An empty window that reads `chunk` bytes at a time.
+        pub fn new(chunk: usize) -> Window {
+            let chunk = chunk.max(1);
+            Window {
+                buf: Vec::new(),
+                jumps: Vec::new(),
+                kept: 0,
+                base: 0,
+                ends: Vec::with_capacity(LOOK + 1),
+                next_end: 0,
+                quiet: false,
+                bom_checked: false,
+                eof: false,
+                safe: 0,
+                chunk,
+            }
+        }
+
+        /// The lines in the window, and the lines dropped from it, for `Reader::moved`.
+        pub fn view(&self) -> (&[u8], &[(usize, usize)]) {
+            let end = if self.eof { self.buf.len() } else { self.kept };
+            (&self.buf[..end], &self.jumps)
+        }
+
+        /// Whether a reader at `position` of the view has fewer lines ahead than a case may read.
+        pub fn short(&self, position: usize) -> bool {
+            !self.eof && position > self.safe
+        }
+
+        /// Drops the first `consumed` bytes (lines the reader has read) and reads on until the
+        /// window holds twice `LOOK` lines, or the input ends.
+        pub fn fill<R: Read>(&mut self, consumed: usize, input: &mut R) -> io::Result<()> {
+            let consumed = consumed.min(self.kept);
+            self.base += consumed;
+            self.buf.drain(..consumed);
+            self.kept -= consumed;
+            self.jumps.retain(|&(at, _)| at > consumed);
+            for jump in &mut self.jumps {
+                jump.0 -= consumed;
+            }
+            let mut first = true;
+            while !self.eof && (first || self.ends.len() <= LOOK || self.ends[self.next_end] <= self.base) {
+                first = false;
+                // Read into the vector's spare room, which `read_to_end` leaves unzeroed (zeroing
+                // 64 KiB a read was 40% of a one-puzzle run's instructions).
+                self.buf.reserve(self.chunk);
+                let n = input.by_ref().take(self.chunk as u64).read_to_end(&mut self.buf)?;
+                self.eof = n < self.chunk;
+                if !self.bom_checked && (self.buf.len() >= 3 || self.eof) {
+                    self.bom_checked = true;
+                    if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                        self.buf.drain(..3);
+                    }
+                }
+                if self.bom_checked {
+                    self.keep();
+                }
+            }
+            // The end of the oldest of the last `LOOK + 1` lines: `LOOK` lines follow it.
+            self.safe = if self.eof { usize::MAX } else { self.ends[self.next_end] - self.base };
+            Ok(())
+        }
+
+        /// Notes that a kept line ends at `end` of the buffer.
+        fn ended(&mut self, end: usize) {
+            let at = self.base + end;
+            if self.ends.len() <= LOOK {
+                self.ends.push(at);
+            } else {
+                self.ends[self.next_end] = at;
+            }
+            self.next_end = if self.next_end == LOOK { 0 } else { self.next_end + 1 };
+        }
+
+        /// Sorts the complete lines after `kept`: each is kept, or dropped when it is blank
+        /// or a comment right after another.
+        fn keep(&mut self) {
+            let (mut from, mut to) = (self.kept, self.kept);
+            loop {
+                // Nothing dropped yet and the last line kept is no blank or comment: the lines
+                // that follow stay where they are until one starts as a blank or a comment may.
+                if from == to && !self.quiet {
+                    let buf = std::mem::take(&mut self.buf);
+                    from += plain_lines(&buf[from..], |end| self.ended(from + end));
+                    self.buf = buf;
+                    to = from;
+                }
+                let Some(len) = self.buf[from..].iter().position(|&b| b == b'\n') else { break };
+                let end = from + len + 1;
+                // A line that starts with anything but a space, a tab, a CR or `#` is neither
+                // blank nor a comment: most lines are decided by their first byte.
+                let quiet = match self.buf[from] {
+                    b'#' | b'\n' => true,
+                    b' ' | b'\t' | b'\r' => {
+                        self.buf[from..end].iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                    }
+                    _ => false,
+                };
+                if quiet && self.quiet {
+                    match self.jumps.last_mut() {
+                        Some((at, dropped)) if *at == to => *dropped += 1,
+                        _ => self.jumps.push((to, 1)),
+                    }
+                } else {
+                    if from != to {
+                        self.buf.copy_within(from..end, to);
+                    }
+                    to += end - from;
+                    self.ended(to);
+                    self.quiet = quiet;
+                }
+                from = end;
+            }
+            let len = self.buf.len();
+            if from != to {
+                self.buf.copy_within(from..len, to);
+                self.buf.truncate(to + len - from);
+            }
+            self.kept = to;
+        }
+    }
+
+    /// The complete lines at the head of `bytes` (which starts a line) that start with a byte
+    /// no blank line or comment starts with, each line's end passed to `ended`: where the first
+    /// line that may be one starts (or the incomplete last line).
+    fn plain_lines(bytes: &[u8], mut ended: impl FnMut(usize)) -> usize {
+        let may_be_quiet = |b: u8| matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b'#');
+        if bytes.first().map_or(true, |&b| may_be_quiet(b)) {
+            return 0;
+        }
+        let mut start = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let mut bits = match bytes.get(i..i + 16) {
+                Some(sixteen) => newline_mask(sixteen),
+                None => bytes[i..].iter().enumerate().fold(0, |m, (k, &b)| m | u32::from(b == b'\n') << k),
+            };
+            while bits != 0 {
+                start = i + bits.trailing_zeros() as usize + 1;
+                ended(start);
+                if matches!(bytes.get(start), Some(&b) if may_be_quiet(b)) {
+                    return start;
+                }
+                bits &= bits - 1;
+            }
+            i += 16;
+        }
+        start
+    }
+
+    /// Which of 16 bytes are newlines, bit k for byte k: one compare on x86-64, whose SSE2
+    /// every such CPU has.
+    #[cfg(target_arch = "x86_64")]
+    fn newline_mask(sixteen: &[u8]) -> u32 {
+        use std::arch::x86_64::*;
+        assert!(sixteen.len() >= 16);
+        // SAFETY: SSE2 is part of x86-64; the unaligned load reads 16 bytes of `sixteen`.
+        unsafe {
+            let v = _mm_loadu_si128(sixteen.as_ptr() as *const __m128i);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8))) as u32
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn newline_mask(sixteen: &[u8]) -> u32 {
+        sixteen[..16].iter().enumerate().fold(0, |m, (k, &b)| m | u32::from(b == b'\n') << k)
     }
 }
 
@@ -1767,12 +2071,13 @@ mod sat {
         /// Restarts so far: a search that is called again goes on along the Luby sequence.
         restarts: u32,
         unsat: bool,
-        /// Clauses in the arena, and how many there may be before the longer half is
-        /// forgotten at a restart (see `reduce`). None is forgotten once a model has been
-        /// blocked: blocking clauses are not learnt.
+        /// Clauses in the arena, and how many there may be before the longer half of the
+        /// learnt ones is forgotten at a restart (see `reduce`).
         clauses: usize,
         keep_up_to: usize,
-        blocked: bool,
+        /// Where the blocking clauses are in the arena, in order: they are not learnt, so
+        /// `reduce` keeps them all.
+        blocks: Vec<u32>,
     }
 
     fn neg(l: Lit) -> Lit {
@@ -1809,7 +2114,7 @@ mod sat {
                 unsat: false,
                 clauses: 0,
                 keep_up_to: FIRST_REDUCE,
-                blocked: false,
+                blocks: Vec::new(),
             }
         }
 
@@ -2262,7 +2567,7 @@ mod sat {
                     }
                     if conflicts >= budget {
                         self.backtrack(0);
-                        if self.clauses > self.keep_up_to && !self.blocked {
+                        if self.clauses > self.keep_up_to + self.blocks.len() {
                             self.reduce();
                         }
                         break;
@@ -2292,8 +2597,6 @@ mod sat {
             (0..n).filter(|&d| self.value[2 * (cell * n + d)] != 2).fold(0, |m, d| m | 1 << d)
         }
 
-        /// Forbids the current model's values on `vars` (for counting), back at level 0: one of
-        /// the variables true now must be false.
         /// At level 0, forgets the longer half of the learnt clauses (and those level 0
         /// satisfies), leaving out of the others the literals level 0 made false: a hard 30x63
         /// canvas had learnt 52,000 clauses of about 100 literals each (20 MB) by its answer,
@@ -2307,6 +2610,8 @@ mod sat {
                 offsets.push(c);
                 c += 1 + old[c] as usize;
             }
+            let blocks = std::mem::take(&mut self.blocks);
+            offsets.retain(|&c| blocks.binary_search(&(c as u32)).is_err());
             // Shortest first; of equal length, the newest.
             offsets.sort_by_key(|&c| (old[c], std::cmp::Reverse(c)));
             offsets.truncate(offsets.len() / 2);
@@ -2316,7 +2621,8 @@ mod sat {
             self.watch_next.clear();
             self.clauses = 0;
             let mut lits = Vec::new();
-            for c in offsets {
+            let learnt = offsets.len();
+            for (k, c) in offsets.into_iter().chain(blocks.iter().map(|&c| c as usize)).enumerate() {
                 let clause = &old[c + 1..c + 1 + old[c] as usize];
                 if clause.iter().any(|&l| self.lit_value(l) == 1) {
                     continue;
@@ -2324,17 +2630,48 @@ mod sat {
                 lits.clear();
                 lits.extend(clause.iter().copied().filter(|&l| self.lit_value(l) == 0));
                 if lits.len() >= 2 {
-                    self.attach(&lits);
+                    let at = self.attach(&lits);
+                    if k >= learnt {
+                        self.blocks.push(at);
+                    }
                 }
             }
             self.keep_up_to += FIRST_REDUCE / 4;
         }
 
-        fn block(&mut self, vars: &[usize]) {
-            self.blocked = true;
-            let lits: Vec<Lit> = vars.iter().filter(|&&v| self.value[2 * v] == 1).map(|&v| 2 * v as u32 + 1).collect();
+        /// Forbids the current model (for counting), back at level 0: with `vars`, its values
+        /// on them (one of the variables true now must be false); without, the model whole,
+        /// through its decisions alone (propagation from them gives the rest, so a clause of
+        /// their negations forbids exactly this model, in some tens of literals where the
+        /// model's true variables were 256 on a 16x16 grid).
+        fn block(&mut self, vars: Option<&[usize]>) {
+            let lits: Vec<Lit> = match vars {
+                Some(vars) => vars.iter().filter(|&&v| self.value[2 * v] == 1).map(|&v| 2 * v as u32 + 1).collect(),
+                None => {
+                    // A decided cell's value implies every decision on that cell.
+                    let n = self.layout.digits;
+                    let mut cells: Vec<usize> =
+                        self.levels.iter().map(|&at| (self.trail[at] / 2) as usize / n).collect();
+                    cells.sort_unstable();
+                    cells.dedup();
+                    cells
+                        .iter()
+                        .flat_map(|&c| (c * n..c * n + n).filter(|&v| self.value[2 * v] == 1))
+                        .map(|v| 2 * v as u32 + 1)
+                        .collect()
+                }
+            };
             self.backtrack(0);
-            self.add_clause(&lits);
+            let lits: Vec<Lit> = match lits.iter().find(|&&l| self.lit_value(l) == 1) {
+                Some(_) => return,
+                None => lits.into_iter().filter(|&l| self.lit_value(l) == 0).collect(),
+            };
+            if lits.len() >= 2 {
+                let at = self.attach(&lits);
+                self.blocks.push(at);
+            } else {
+                self.add_clause(&lits);
+            }
         }
     }
 
@@ -2375,7 +2712,7 @@ mod sat {
         /// A lone grid (a 9x9 or 16x16 puzzle) has no shared cells to enumerate: each of its
         /// solutions is counted and blocked whole instead.
         single: bool,
-        /// The variables a found solution is blocked on.
+        /// The variables a found solution is blocked on (a lone grid's: none, see `Sat::block`).
         blocked: Vec<usize>,
         /// The rules fail at level 0.
         failed: bool,
@@ -2390,7 +2727,7 @@ mod sat {
             }
             let single = layout.grids.len() <= 1;
             let blocked: Vec<usize> = if single {
-                (0..layout.cells * layout.digits).collect()
+                Vec::new()
             } else {
                 layout.shared.iter().flat_map(|&c| (0..9).map(move |d| c as usize * 9 + d)).collect()
             };
@@ -2419,7 +2756,7 @@ mod sat {
                     *solution = Some(values);
                 }
                 if self.found < self.cap {
-                    self.sat.block(&self.blocked);
+                    self.sat.block(if self.single { None } else { Some(&self.blocked) });
                 }
             }
             Some(self.found)

@@ -75,7 +75,10 @@ fn every_tailored_file_fits_compiles_alone_and_answers_as_the_full_solver() {
             predicate::str::contains(format!("{}: ", p.name)).and(predicate::str::contains(" bytes (left out: ")),
         );
         let size = std::fs::metadata(&source).unwrap().len();
-        assert!(size <= 50_000, "{}: {size} bytes", p.name);
+        // Within its judge's limit where one is captured (SPOJ's 50,000 bytes), and every file
+        // within Codeforces' 64 KB.
+        let limit = p.submission.source_limit.map_or(64 * 1024, |(limit, _)| limit);
+        assert!(size <= limit, "{}: {size} bytes, over {limit}", p.name);
         // Problems that leave out the same parts get the same code: one build serves them.
         let parts = sudoku_judge::submit::left_out(p);
         let program = match built.iter().find(|(w, _)| *w == parts) {
