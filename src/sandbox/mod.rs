@@ -191,8 +191,8 @@ pub fn protections(level: Level) -> Protections {
     if let Err(why) = &pids {
         missing.push(format!("runs share the machine's process tree: {why}"));
         missing.push(
-            "files a run writes are on the disk, not counted as its memory (each file is capped at the memory \
-             limit, their total is not), and it has no /dev/shm"
+            "files a run writes are on the disk, counted as its memory only as the watchdog samples them (each \
+             file is capped at the memory limit), and it has no /dev/shm"
                 .into(),
         );
     }

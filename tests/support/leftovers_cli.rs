@@ -68,3 +68,46 @@ fn a_judge_leaves_no_folder_and_no_process_and_its_launchers_make_no_folder_of_t
     // The launchers kill the run once their judge is gone.
     assert!(eventually(|| running(&marker).is_empty() && names(tmp.path()).is_empty()), "{:?}", names(tmp.path()));
 }
+
+#[test]
+fn without_namespaces_the_files_a_run_writes_count_as_its_memory_in_all() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    // Without namespaces a run's scratch folder is on the disk, each file capped by
+    // RLIMIT_FSIZE at the memory limit: four files of 35 MB under 40 MiB each passed (1.4 GiB
+    // in all was AC). The kernel is told to refuse new user and PID namespaces, in a user
+    // namespace of the test's own, which is where the judge runs.
+    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+    super::sandbox_cli::executable(
+        &dir.path().join("fill.sh"),
+        "#!/bin/sh\nfor f in 1 2 3 4; do head -c 35000000 /dev/zero > $f; done\necho x\nexec sleep 60\n",
+    );
+    // SAFETY: a plain query.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        for entry in walkdir::WalkDir::new(dir.path()).into_iter().flatten() {
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+    }
+    let no_namespaces = "echo 0 > /proc/sys/user/max_user_namespaces && echo 0 > /proc/sys/user/max_pid_namespaces \
+                         && exec \"$0\" \"$@\"";
+    for who in if root { &["root", "nobody"][..] } else { &["user"][..] } {
+        let json = dir.path().join(format!("{who}.json"));
+        let mut command = std::process::Command::new("unshare");
+        command.current_dir(dir.path()).env("NO_COLOR", "1").args(["-U", "-r", "sh", "-c", no_namespaces]);
+        command.arg(assert_cmd::cargo::cargo_bin!("judge")).args(["cases", "--memory-limit", "40MiB", "--json"]);
+        command.arg(&json).args(["--", "./fill.sh"]);
+        if *who == "nobody" {
+            command.uid(65534).gid(65534).env("HOME", dir.path());
+        }
+        let out = command.output().unwrap();
+        if !json.exists() {
+            // No unshare(1), or no user namespace for this user: said, not passed.
+            eprintln!("{who}: could not run the judge without namespaces: {}", String::from_utf8_lossy(&out.stderr));
+            continue;
+        }
+        let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        assert_eq!(report["sandbox"]["processes"], false, "{who}: {report}");
+        assert_eq!(report["cases"][0]["verdict"], "MLE", "{who}: {report}");
+    }
+}
