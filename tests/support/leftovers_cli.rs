@@ -1,7 +1,7 @@
 //! What a judge leaves on the machine: nothing. No folder in `TMPDIR` (the judge's own, or
 //! one a launcher made), no process, whether the judge finishes or is ended mid-run.
 
-use super::{folder, judge};
+use super::folder;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -35,38 +35,54 @@ fn eventually(mut done: impl FnMut() -> bool) -> bool {
 
 #[test]
 fn a_judge_leaves_no_folder_and_no_process_and_its_launchers_make_no_folder_of_their_own() {
-    let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
-    let tmp = tempfile::tempdir().unwrap();
-    judge()
-        .current_dir(dir.path())
-        .env("TMPDIR", tmp.path())
-        .args(["cases", "--", "@fixture", "print x"])
-        .assert()
-        .success();
-    assert_eq!(names(tmp.path()), Vec::<String>::new(), "a finished judge left these");
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: a plain query.
+    let root = unsafe { libc::geteuid() } == 0;
+    for who in if root { &["root", "nobody"][..] } else { &["user"][..] } {
+        let dir = folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "x\n")]);
+        let tmp = tempfile::tempdir().unwrap();
+        if root {
+            for path in [dir.path(), tmp.path()] {
+                for entry in walkdir::WalkDir::new(path).into_iter().flatten() {
+                    std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+                }
+            }
+        }
+        leaves_nothing(who, dir.path(), tmp.path());
+    }
+}
+
+/// Runs the judge as `who` in `dir` with `tmp` as its `TMPDIR`: once to the end, once ended
+/// mid-run by SIGTERM.
+fn leaves_nothing(who: &str, dir: &Path, tmp: &Path) {
+    use std::os::unix::process::CommandExt;
+    let judge_as = || {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+        command.current_dir(dir).env("NO_COLOR", "1").env("TMPDIR", tmp);
+        command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        if who == "nobody" {
+            command.uid(65534).gid(65534).env("HOME", dir).env("XDG_CACHE_HOME", dir.join(".cache"));
+        }
+        command
+    };
+    let status = judge_as().args(["cases", "--", "@fixture", "print x"]).status().unwrap();
+    assert!(status.success(), "{who}: {status}");
+    assert_eq!(names(tmp), Vec::<String>::new(), "{who}: a finished judge left these");
     // While a run goes, the one folder is the judge's: a launcher (there was one making
     // `judge-<its PID>`, which no judge removed if it was killed outright) makes none.
     let seconds = format!("300.{}", std::process::id());
     let marker = ["sleep", seconds.as_str()];
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
-        .current_dir(dir.path())
-        .env("TMPDIR", tmp.path())
-        .args(["cases", "--time-limit", "60s", "--"])
-        .args(marker)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = judge_as().args(["cases", "--time-limit", "60s", "--"]).args(marker).spawn().unwrap();
     let started = eventually(|| !running(&marker).is_empty());
-    let during = names(tmp.path());
+    let during = names(tmp);
     // SAFETY: a signal to our own child, Ctrl-C's cousin: the judge cleans up and exits 143.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let status = child.wait().unwrap();
-    assert!(started, "the run never started");
-    assert_eq!(during, vec![format!("judge-{}", child.id())], "while a run went");
-    assert_eq!(status.code(), Some(143), "{status}");
+    assert!(started, "{who}: the run never started");
+    assert_eq!(during, vec![format!("judge-{}", child.id())], "{who}: while a run went");
+    assert_eq!(status.code(), Some(143), "{who}: {status}");
     // The launchers kill the run once their judge is gone.
-    assert!(eventually(|| running(&marker).is_empty() && names(tmp.path()).is_empty()), "{:?}", names(tmp.path()));
+    assert!(eventually(|| running(&marker).is_empty() && names(tmp).is_empty()), "{who}: {:?}", names(tmp));
 }
 
 #[test]
