@@ -419,8 +419,8 @@ fn run_with(
     // The processes of the run: the keeper's descendants when it has one (the keeper, ours,
     // is left out of its figures), else the launcher's.
     let measured = keeper.unwrap_or(root.root);
-    // Files in a keeper's scratch tmpfs are memory the run holds.
-    let held = keeper.zip(scratch.as_ref().map(|s| s.path_buf()));
+    // Files in its scratch folder (a keeper's tmpfs, or on the disk) are memory the run holds.
+    let held = scratch.as_ref().map(|s| (keeper, s.path_buf()));
     let overflow = Arc::new(AtomicBool::new(false));
 
     let (out_tx, out_rx) = mpsc::channel();

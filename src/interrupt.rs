@@ -8,12 +8,20 @@ use std::sync::OnceLock;
 
 static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
 
+/// In a launcher, the judge that started it.
+static JUDGE: OnceLock<u32> = OnceLock::new();
+
+/// The temporary folder of the judge whose process ID is `pid`.
+fn folder_of(pid: u32) -> PathBuf {
+    std::env::temp_dir().join(format!("judge-{pid}"))
+}
+
 /// This process's folder for temporary files (made on first use), or the system's when it
 /// cannot be made.
 pub fn temp_root() -> PathBuf {
     let root = ROOT.get_or_init(|| {
         remove_stale();
-        let dir = std::env::temp_dir().join(format!("judge-{}", std::process::id()));
+        let dir = folder_of(std::process::id());
         std::fs::create_dir_all(&dir).ok().map(|_| {
             use std::os::unix::fs::PermissionsExt;
             let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
@@ -21,6 +29,22 @@ pub fn temp_root() -> PathBuf {
         })
     });
     root.clone().unwrap_or_else(std::env::temp_dir)
+}
+
+/// Says, in a launcher, which judge started it (its parent, the process whose folder its
+/// runs must never see).
+pub fn launched_by(judge: u32) {
+    let _ = JUDGE.set(judge);
+}
+
+/// The judge's temporary folder, never made by this call: in a launcher, its judge's (a
+/// launcher makes none of its own: one it left when killed outright would be no judge's to
+/// remove, and its runs must not see the judge's); in the judge, its own.
+pub fn judges_folder() -> PathBuf {
+    match JUDGE.get() {
+        Some(judge) => folder_of(*judge),
+        None => temp_root(),
+    }
 }
 
 /// Removes the folders of judges that ended without cleaning up (killed with SIGKILL, which

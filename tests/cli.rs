@@ -434,6 +434,9 @@ mod world_cli;
 #[path = "support/figures_cli.rs"]
 mod figures_cli;
 
+#[path = "support/leftovers_cli.rs"]
+mod leftovers_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 

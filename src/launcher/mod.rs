@@ -397,6 +397,8 @@ pub fn main() -> i32 {
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
         libc::signal(libc::SIGQUIT, libc::SIG_IGN);
     }
+    // Its runs' views hide the judge's temporary folder; the launcher makes none of its own.
+    crate::interrupt::launched_by(std::os::unix::process::parent_id());
     let sock = 0;
     // Where runs can have a PID namespace, the launcher's own, to come back to after each.
     let mode = crate::sandbox::pids::support().ok();

@@ -191,8 +191,8 @@ pub fn protections(level: Level) -> Protections {
     if let Err(why) = &pids {
         missing.push(format!("runs share the machine's process tree: {why}"));
         missing.push(
-            "files a run writes are on the disk, not counted as its memory (each file is capped at the memory \
-             limit), and it has no /dev/shm"
+            "files a run writes are on the disk, counted as its memory only as the watchdog samples them (each \
+             file is capped at the memory limit), and it has no /dev/shm"
                 .into(),
         );
     }
@@ -209,6 +209,15 @@ pub fn protections(level: Level) -> Protections {
     }
     let cgroup = cgroup::support();
     if let Err(why) = &cgroup {
+        // A child whose parent ignores SIGCHLD is reaped by the kernel, its CPU time added to
+        // no one's; no call a user may make gets it back (seccomp cannot read the sigaction
+        // that asks for it), so it is named, and strict refuses.
+        missing.push(
+            "CPU of children the kernel reaps is a floor: a child whose parent ignores SIGCHLD takes its CPU time \
+             with it, and only the most the run was seen to use at once counts (a run of short such children can \
+             pass its time limit unseen)"
+                .into(),
+        );
         missing.push(format!("figures are not exact (wait4 and sampling): {why}"));
     }
     // A run in a user namespace of its own is capped by RLIMIT_NPROC, which the kernel

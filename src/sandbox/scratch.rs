@@ -53,13 +53,26 @@ pub fn mount_tmpfs(dir: &std::ffi::CStr, options: &std::ffi::CStr) -> bool {
 /// Where a run with its own namespaces has a private tmpfs for POSIX shared memory.
 pub const SHM: &str = "/dev/shm";
 
-/// What a run holds in its scratch folder's and its `/dev/shm`'s tmpfs right now, in KiB,
-/// seen through its keeper's root (each is mounted in the keeper's namespace only).
-pub fn held_kib(keeper: i32, dir: &Path) -> u64 {
+/// What a run holds in its scratch folder right now, in KiB: with a keeper, its scratch
+/// folder's and its `/dev/shm`'s tmpfs, seen through its root (each is mounted in the
+/// keeper's namespace only); without one (no namespaces), the files it wrote on the disk,
+/// each capped by RLIMIT_FSIZE but not their total, which only this count bounds.
+pub fn held_kib(keeper: Option<i32>, dir: &Path) -> u64 {
     // For a judge that is not root, `keeper` is the process that made the run's user
     // namespace, which shares the machine's mounts; the keeper is its one child.
-    let inside = if is_tmpfs(keeper, dir) { keeper } else { first_child(keeper).unwrap_or(keeper) };
-    in_tmpfs_kib(inside, dir) + in_tmpfs_kib(inside, Path::new(SHM))
+    let inside = keeper.and_then(|k| [Some(k), first_child(k)].into_iter().flatten().find(|p| is_tmpfs(*p, dir)));
+    match inside {
+        Some(k) => in_tmpfs_kib(k, dir) + in_tmpfs_kib(k, Path::new(SHM)),
+        None => on_disk_kib(dir),
+    }
+}
+
+/// What the files under `dir` take on the disk, in KiB (never through a link; a file a
+/// run removes as it is read is simply not counted).
+fn on_disk_kib(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let entries = walkdir::WalkDir::new(dir).follow_links(false).into_iter().flatten();
+    entries.filter_map(|e| e.metadata().ok()).filter(|m| !m.is_dir()).map(|m| m.blocks() / 2).sum()
 }
 
 fn first_child(pid: i32) -> Option<i32> {

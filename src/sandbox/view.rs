@@ -129,7 +129,7 @@ pub fn judge_exe() -> Option<PathBuf> {
 /// judged, absolute) kept out.
 pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
     let mut hidden: Vec<PathBuf> = ask.hidden.iter().filter_map(|h| std::fs::canonicalize(h).ok()).collect();
-    hidden.push(crate::interrupt::temp_root());
+    hidden.push(crate::interrupt::judges_folder());
     // Secrets in the user's home, hidden by path too: an install folder is granted without
     // looking at names (`~/.local` for a pip --user tool holds `share/keyrings`).
     if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {

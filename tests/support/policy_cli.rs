@@ -11,7 +11,6 @@ use std::path::Path;
 /// is root, as `nobody`; the report of each run that could be made, with who ran it.
 pub(super) fn reports(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<(&'static str, serde_json::Value)> {
     use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::CommandExt;
     let mut found = Vec::new();
     // SAFETY: a plain query.
     let root = unsafe { libc::geteuid() } == 0;
@@ -23,13 +22,10 @@ pub(super) fn reports(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<(&
     }
     for who in if root { &["root", "nobody"][..] } else { &["user"][..] } {
         let json = dir.join(format!("{who}.json"));
-        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
-        command.current_dir(dir).env("NO_COLOR", "1").args(["cases", "--json"]).arg(&json).args(args);
+        let mut command = judge_as(who, dir);
+        command.args(["cases", "--json"]).arg(&json).args(args);
         for (k, v) in env {
             command.env(k, v);
-        }
-        if *who == "nobody" {
-            command.uid(65534).gid(65534).env("HOME", dir).env("XDG_CACHE_HOME", dir.join(".cache"));
         }
         let out = command.output().unwrap();
         // As nobody, a judge built where that user cannot reach is not tried.
@@ -40,6 +36,17 @@ pub(super) fn reports(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<(&
         found.push((*who, serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()));
     }
     found
+}
+
+/// `judge` in `dir` as `who` ("nobody", or the tests' own user).
+fn judge_as(who: &str, dir: &Path) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+    command.current_dir(dir).env("NO_COLOR", "1");
+    if who == "nobody" {
+        command.uid(65534).gid(65534).env("HOME", dir).env("XDG_CACHE_HOME", dir.join(".cache"));
+    }
+    command
 }
 
 fn verdict(report: &serde_json::Value) -> &str {
@@ -284,4 +291,28 @@ fn case_toml_passes_variables_to_the_solver_and_a_bad_one_is_the_case_s_ie() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(" IE ").and(predicate::str::contains("env")));
+}
+
+#[test]
+fn without_a_cgroup_the_cpu_of_children_the_kernel_reaps_is_named_a_floor_and_strict_refuses() {
+    // A child whose parent ignores SIGCHLD takes its CPU time with it; only a cgroup counts
+    // it. Where there is none (a user's judge, as a rule), the note and strict say so.
+    let floor = "CPU of children the kernel reaps is a floor";
+    let dir = expecting("x\n");
+    let program = ["--", "@fixture", "nochld; burn 2 20; waitall; print x"];
+    for (who, report) in reports(dir.path(), &program, &[]) {
+        assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        let auto = judge_as(who, dir.path()).arg("cases").args(program).output().unwrap();
+        let note = String::from_utf8_lossy(&auto.stderr);
+        let strict = judge_as(who, dir.path()).args(["cases", "--sandbox", "strict"]).args(program).output().unwrap();
+        let refusal = String::from_utf8_lossy(&strict.stderr);
+        if report["sandbox"]["figures"] == "wait4" {
+            assert!(note.contains("judge: note:") && note.contains(floor), "{who}: {note}");
+            assert_eq!(strict.status.code(), Some(2), "{who}: {refusal}");
+            assert!(refusal.contains(floor), "{who}: {refusal}");
+        } else {
+            // A cgroup's count is exact: nothing to say about it.
+            assert!(!note.contains(floor) && !refusal.contains(floor), "{who}: {note}{refusal}");
+        }
+    }
 }
