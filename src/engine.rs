@@ -359,10 +359,16 @@ pub fn refusal(cases: &[Case], options: &Options) -> Option<String> {
     None
 }
 
+/// The cores this process may run on: runs beyond them wait for the CPU, so each case's
+/// wall-clock limit stretches by how many runs share a core.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Runs and judges one case.
 pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     exec::use_launcher(&options.builtin_exe);
-    let cores = crate::cli::cores();
+    let cores = cores();
     let limits = Limits {
         wall_factor: ((options.jobs + cores - 1) / cores).max(1) as u32,
         ..options.limits(case.config.limits(Limits::default()))

@@ -12,7 +12,7 @@ pub mod submit;
 pub mod watch;
 
 use crate::check::{Checker, CheckerKind};
-use crate::engine::{self, Options};
+use crate::engine::{self, cores, Options};
 use crate::exec::Program;
 use crate::limits::{parse_memory, parse_size, parse_time};
 use clap::Parser;
@@ -533,11 +533,6 @@ pub fn paths_or_default(given: &[PathBuf]) -> Option<Vec<PathBuf>> {
     }
     let default = DEFAULT_FOLDERS.iter().map(PathBuf::from).find(|p| p.is_dir());
     default.or_else(|| Some(PathBuf::from(".")).filter(|here| crate::cases::holds_cases(here))).map(|p| vec![p])
-}
-
-/// The cores this process may run on.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// A solver that cannot be found is a usage error (exit 2), not 100 IE verdicts.
