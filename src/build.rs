@@ -195,7 +195,7 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
                 format!("ran out of memory (over {} MiB)", BUILD_MEMORY_KIB / 1024)
             }
             (Some(code), _) => format!("exited {code}"),
-            (None, Some(sig)) => format!("died of {}", crate::verdict::signal_name(sig)),
+            (None, Some(sig)) => format!("died of {}", crate::exec::signal_name(sig)),
             (None, None) => "ended without a status".to_string(),
         };
         return Err(said(format!("the compiler {how}")));

@@ -341,7 +341,7 @@ pub fn testlib_outcome(facts: &crate::exec::Facts, who: &str) -> CheckOutcome {
             CheckOutcome::Partial { share: f64::from(code - 16) / 100.0, why: said(&format!("_pc({})", code - 16)) }
         }
         (Some(code), _) => CheckOutcome::Failed(said(&format!("the {who} exited with unknown code {code}"))),
-        (None, Some(sig)) => CheckOutcome::Failed(format!("the {who} died of {}", crate::verdict::signal_name(sig))),
+        (None, Some(sig)) => CheckOutcome::Failed(format!("the {who} died of {}", crate::exec::signal_name(sig))),
         (None, None) => CheckOutcome::Failed(format!("the {who} ended without a status")),
     }
 }
