@@ -87,6 +87,7 @@ pub mod stress;
 pub mod subcases;
 pub mod submit;
 pub mod sudoku_check;
+pub mod tame;
 pub mod verdict;
 
 /// The single-file solver, the very file users submit. Judges run older Rust than the crate

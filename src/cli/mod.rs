@@ -470,7 +470,7 @@ impl Cli {
         };
         let name =
             source.file_name().map_or_else(|| source.display().to_string(), |n| n.to_string_lossy().into_owned());
-        Some(format!("{} with {}", crate::report::tame(&name).replace('\n', "\\n"), crate::report::tame(&compiler)))
+        Some(format!("{} with {}", crate::tame::tame(&name).replace('\n', "\\n"), crate::tame::tame(&compiler)))
     }
 }
 

@@ -187,10 +187,10 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
     let header = if solver_text.is_empty() || own == chosen.len() {
         "solver: each case's own (its case.toml's solver)".to_string()
     } else if own > 0 {
-        let solver = report::tame(&solver_text);
+        let solver = crate::tame::tame(&solver_text);
         format!("solver: {solver}{how}{built}; {own} of {} cases name their own in case.toml", chosen.len())
     } else {
-        format!("solver: {}{how}{built}", report::tame(&solver_text))
+        format!("solver: {}{how}{built}", crate::tame::tame(&solver_text))
     };
     let named = if json_to_stdout { Sink::Stderr } else { Sink::Stdout };
     if named.write(&format!("{header}\n")).is_err() {
