@@ -3,6 +3,7 @@
 
 use crate::cases::Case;
 use crate::check::{self, Checker, CheckerKind};
+use crate::diff::DiffWindow;
 use crate::exec::{self, Facts, Program};
 use crate::limits::Limits;
 use crate::spool::{self, Spool};
@@ -209,19 +210,6 @@ fn head_of(bytes: &[u8]) -> InputHead {
 pub struct ReferenceRun {
     pub verdict: Verdict,
     pub cpu_ms: f64,
-}
-
-/// The lines of the output and of the expected output around their first difference: what a
-/// report shows as a diff, bounded whatever the sizes of the files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffWindow {
-    /// 1-based line where both windows start.
-    pub from_line: u64,
-    pub output: Vec<u8>,
-    pub expected: Vec<u8>,
-    /// Either file goes on past its window: differences near the windows' end may be
-    /// artefacts of the cut, so a report should show the first one only.
-    pub cut: bool,
 }
 
 /// Lines shown before the first difference, lines in a window, and bytes kept of a line.

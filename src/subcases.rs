@@ -24,7 +24,7 @@
 mod shape;
 
 use crate::check::{compare, CheckerKind};
-use crate::engine::DiffWindow;
+use crate::diff::DiffWindow;
 use crate::verdict::CheckOutcome;
 
 /// How a multi-test file is cut into tests.
