@@ -135,7 +135,7 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
     if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
         hidden.extend(secrets_under(Path::new(&home)));
     }
-    hidden.extend(crate::build::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
+    hidden.extend(super::toolchains::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
     // The judge carries every bundled suite's answers: no grant shows it, wherever it is
     // installed (`/usr/local/bin`, `~/.cargo/bin`); a built-in program may only execute it.
     hidden.extend(judge_exe());
