@@ -26,6 +26,14 @@ pub struct Case {
     pub problem: Option<String>,
 }
 
+impl Case {
+    /// The files that hold this case's data (its input and its answer): what no run may read
+    /// but through its stdin.
+    pub fn data_files(&self) -> impl Iterator<Item = &Path> {
+        [self.input.as_deref(), self.expected.as_deref()].into_iter().flatten()
+    }
+}
+
 /// What `case.toml` may say. Every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -86,7 +86,7 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
         found = first;
     }
     // From the first build on, no program of the judge's reads a case but through its stdin.
-    crate::sandbox::view::hide_cases(&found);
+    crate::sandbox::view::hide_cases(found.iter().flat_map(cases::Case::data_files));
     // `[language.EXT]` tables in case.toml say how to build and run other languages: they
     // must be known before the solver is built, and a bad one stops the run.
     if let Some(bad) = found.iter().find_map(|c| c.problem.as_ref().filter(|p| p.contains("[language."))) {

@@ -29,12 +29,11 @@ const WALK_BUDGET: usize = 20_000;
 /// The folders of the cases this judge is judging, hidden from every run.
 static CASES: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
 
-/// Hides the folders of `cases` (their inputs' and answers') from every run that follows.
-pub fn hide_cases(cases: &[crate::cases::Case]) {
-    let mut folders: Vec<PathBuf> = cases
-        .iter()
-        .flat_map(|c| [c.input.as_deref(), c.expected.as_deref()])
-        .flatten()
+/// Hides the folders of the cases' `files` (their inputs and answers) from every run that
+/// follows.
+pub fn hide_cases<'a>(files: impl IntoIterator<Item = &'a Path>) {
+    let mut folders: Vec<PathBuf> = files
+        .into_iter()
         .filter_map(|file| std::fs::canonicalize(file).ok()?.parent().map(Path::to_path_buf))
         .collect();
     folders.sort();
