@@ -8,6 +8,8 @@
 //! A problem with one case (an answer without input, a bad `case.toml`) is recorded on that
 //! case and judged IE; it never stops discovery of the others.
 
+pub mod split;
+
 use crate::check::CheckerKind;
 use crate::limits::{parse_memory, parse_size, parse_time, Limits};
 use crate::verdict::Verdict;
@@ -106,7 +108,7 @@ pub struct CaseConfig {
     pub interactor_dir: Option<PathBuf>,
     /// What `[language.EXT]` tables say, by extension (outer files first).
     pub languages: Vec<(String, crate::languages::Custom)>,
-    pub subcases: Option<crate::subcases::Split>,
+    pub subcases: Option<split::Split>,
     /// `input_file` and `output_file`: the files a file-I/O problem reads and writes.
     pub files: crate::fileio::Files,
 }
@@ -207,7 +209,7 @@ impl CaseConfig {
         config.checker_cmd = file.checker_cmd;
         config.interactor = file.interactor;
         if let Some(v) = file.subcases {
-            config.subcases = Some(crate::subcases::Split::parse(&v).map_err(|e| field("subcases", e))?);
+            config.subcases = Some(split::Split::parse(&v).map_err(|e| field("subcases", e))?);
         }
         for (key, name, slot) in [
             ("input_file", &file.input_file, &mut config.files.input),
