@@ -30,8 +30,6 @@ use crate::verdict::CheckOutcome;
 
 /// The largest file cut: past it, the case keeps its one verdict.
 const MAX_BYTES: usize = 16 << 20;
-/// The most tests a count may claim.
-const MAX_TESTS: usize = 1_000_000;
 /// Lines of a test's input, and of each side of its diff, kept for the report.
 const SHOWN_LINES: usize = 40;
 const SHOWN_LINE_BYTES: usize = 400;
@@ -103,7 +101,7 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
 pub fn count(input: &[u8]) -> Option<usize> {
     let first = lines(input).into_iter().find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
     let text = std::str::from_utf8(first).ok()?.trim().trim_start_matches('\u{feff}');
-    text.parse::<usize>().ok().filter(|&t| (1..=MAX_TESTS).contains(&t))
+    text.parse::<usize>().ok().filter(|&t| (1..=shape::MAX_TESTS).contains(&t))
 }
 
 /// `lines` cut into `t` parts: every `size` lines, or at each `separator` line, or evenly.
