@@ -10,7 +10,7 @@
 //!
 //! An answer without its input is a case with a problem (IE), never silently dropped.
 
-use crate::cases::{relative_name, shown_path, Case, Settings};
+use crate::cases::model::{relative_name, shown_path, Case, Settings};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -92,7 +92,9 @@ fn regular_files(dir: &Path) -> Vec<PathBuf> {
     entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_file() && !crate::cases::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy()))
+        .filter(|p| {
+            p.is_file() && !crate::cases::model::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy())
+        })
         .collect()
 }
 

@@ -1,6 +1,8 @@
 //! Discovery tests: natural order, case.toml fields and inheritance, bad entries.
 
 use super::*;
+use crate::check::CheckerKind;
+use crate::verdict::Verdict;
 
 #[test]
 fn natural_order_puts_2_before_10() {
