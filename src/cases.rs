@@ -8,6 +8,7 @@
 //! A problem with one case (an answer without input, a bad `case.toml`) is recorded on that
 //! case and judged IE; it never stops discovery of the others.
 
+pub mod checker;
 pub mod model;
 pub mod split;
 

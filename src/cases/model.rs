@@ -3,8 +3,8 @@
 //! shown. The walk in `src/cases.rs` and the other layouts' readers (`src/layouts.rs`,
 //! `src/cph.rs`) build cases from these; none of them is imported here.
 
+use super::checker::CheckerKind;
 use super::split;
-use crate::check::CheckerKind;
 use crate::limits::{parse_memory, parse_size, parse_time, Limits};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};

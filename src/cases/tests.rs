@@ -1,7 +1,7 @@
 //! Discovery tests: natural order, case.toml fields and inheritance, bad entries.
 
 use super::*;
-use crate::check::CheckerKind;
+use crate::cases::checker::CheckerKind;
 use crate::verdict::Verdict;
 
 #[test]
