@@ -9,6 +9,7 @@
 //! case and judged IE; it never stops discovery of the others.
 
 pub mod checker;
+pub mod files;
 pub mod model;
 pub mod split;
 

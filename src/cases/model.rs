@@ -103,7 +103,7 @@ pub struct CaseConfig {
     pub languages: Vec<(String, crate::languages::Custom)>,
     pub subcases: Option<split::Split>,
     /// `input_file` and `output_file`: the files a file-I/O problem reads and writes.
-    pub files: crate::fileio::Files,
+    pub files: super::files::Files,
 }
 
 impl CaseConfig {
@@ -209,7 +209,7 @@ impl CaseConfig {
             ("output_file", &file.output_file, &mut config.files.output),
         ] {
             if let Some(name) = name {
-                *slot = Some(crate::fileio::parse_name(name).map_err(|e| field(key, e))?);
+                *slot = Some(super::files::parse_name(name).map_err(|e| field(key, e))?);
             }
         }
         if let Some(v) = file.expect {
