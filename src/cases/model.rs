@@ -7,6 +7,7 @@ use super::checker::CheckerKind;
 use super::split;
 use crate::limits::{parse_memory, parse_size, parse_time, Limits};
 use crate::verdict::Verdict;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// One case to run.
@@ -189,7 +190,7 @@ impl CaseConfig {
         for (name, value) in file.env.iter().flatten() {
             let value =
                 value.as_str().ok_or_else(|| field("env", format!("{name} must be a string, like {name} = \"1\"")))?;
-            let (name, _) = crate::sandbox::environment::parse(name).map_err(|e| field("env", e))?;
+            let (name, _) = parse_env(name).map_err(|e| field("env", e))?;
             config.env.push((name, value.into()));
         }
         if let Some(n) = file.process_limit {
@@ -324,4 +325,22 @@ pub(crate) fn relative_name(root: &Path, path: &Path) -> String {
     } else {
         parts.join("/")
     }
+}
+
+/// Reads a variable passed to runs, by `--env` or `case.toml`'s `env`: `NAME` (the judge's
+/// value) or `NAME=VALUE`.
+pub fn parse_env(text: &str) -> Result<(OsString, Option<OsString>), String> {
+    let (name, value) = match text.split_once('=') {
+        Some((name, value)) => (name, Some(OsString::from(value))),
+        None => (text, None),
+    };
+    let good = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !good {
+        return Err(format!(
+            "cannot pass '{text}' to runs: write NAME (the judge's value) or NAME=VALUE, NAME of letters, digits and _"
+        ));
+    }
+    Ok((name.into(), value))
 }

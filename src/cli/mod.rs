@@ -191,7 +191,7 @@ pub struct JudgingArgs {
     /// Pass an environment variable to every sandboxed run: NAME (the judge's value) or
     /// NAME=VALUE. Runs get only PATH, HOME and TMPDIR (their scratch folder), LANG=C.UTF-8,
     /// ONLINE_JUDGE=1 and these.
-    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = crate::sandbox::environment::parse)]
+    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = crate::cases::model::parse_env)]
     pub env: Vec<(std::ffi::OsString, Option<std::ffi::OsString>)>,
 
     /// Built-in checker for every case: lines, exact, tokens, sudoku, float (numbers within 1e-6) or floatN
