@@ -28,6 +28,17 @@ impl Case {
     pub fn data_files(&self) -> impl Iterator<Item = &Path> {
         [self.input.as_deref(), self.expected.as_deref()].into_iter().flatten()
     }
+
+    /// Whether this case depends on one of `changed`: its input, its answer, or a `case.toml`
+    /// in a folder above it.
+    pub fn touched_by(&self, changed: &[PathBuf]) -> bool {
+        let files = [self.input.as_deref(), self.expected.as_deref()];
+        changed.iter().any(|c| {
+            files.contains(&Some(c.as_path()))
+                || (c.file_name().is_some_and(|n| n == "case.toml")
+                    && c.parent().is_some_and(|dir| self.input.as_deref().is_some_and(|i| i.starts_with(dir))))
+        })
+    }
 }
 
 /// What `case.toml` may say. Every field is optional.

@@ -81,7 +81,7 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
     };
     // What changed runs first; the rest keep their order.
     if !changed.is_empty() {
-        let (mut first, rest): (Vec<_>, Vec<_>) = found.drain(..).partition(|c| super::watch::touched(c, changed));
+        let (mut first, rest): (Vec<_>, Vec<_>) = found.drain(..).partition(|c| c.touched_by(changed));
         first.extend(rest);
         found = first;
     }
