@@ -164,16 +164,7 @@ fn cases_of(
 pub(crate) mod tests {
     use crate::cases::discover;
 
-    /// A temporary folder holding `files` (each a path below it, with a line of text).
-    pub(crate) fn tree(files: &[&str]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for f in files {
-            let path = dir.path().join(f);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "x").unwrap();
-        }
-        dir
-    }
+    use crate::testing::tree;
 
     fn found(dir: &tempfile::TempDir) -> Vec<(String, bool, bool, bool)> {
         discover(&[dir.path().to_path_buf()])

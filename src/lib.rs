@@ -18,7 +18,8 @@
 //!   bounded windows. [`tame`]: outside text made harmless for a terminal.
 //! - [`proctree`] and [`buffers`]: a run's process tree, its descriptors and what its pipes
 //!   and sockets hold. [`deps`]: the files a build read besides its source.
-//! - [`gen`]: the deterministic puzzle generator; [`fixture`]: the `@fixture` test program.
+//! - [`gen`]: the deterministic puzzle generator; [`fixture`]: the `@fixture` test program;
+//!   `testing`: what the unit tests of several stages share.
 //!
 //! **Cases**: what is judged.
 //! - [`cases`]: walks folders, passes `case.toml` settings down, orders names naturally; a
@@ -94,6 +95,8 @@ pub mod subcases;
 pub mod submit;
 pub mod sudoku_check;
 pub mod tame;
+#[cfg(test)]
+mod testing;
 pub mod verdict;
 
 /// The single-file solver, the very file users submit. Judges run older Rust than the crate

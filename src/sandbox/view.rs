@@ -301,7 +301,7 @@ fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>, depth: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layouts::tests::tree;
+    use crate::testing::tree;
 
     fn granted(view: &View, path: &Path) -> bool {
         view.paths.iter().any(|g| path.starts_with(g))
