@@ -1,7 +1,7 @@
-//! Memory a run holds in pipe and socket buffers: no process's RSS shows it, and without a
-//! cgroup (a judge that is not root) nothing else counted it (100 MiB in pipes nobody reads,
-//! 400 MiB in Unix socket queues, were 1.5 MiB of a run's memory). The watchdog adds it to
-//! each sample: a pipe's unread bytes (`FIONREAD` on the pipe, reopened through `/proc`), a
+//! A run's open descriptors ([`open_fds`]), and the memory it holds in pipe and socket
+//! buffers: no process's RSS shows it, and without a cgroup (a judge that is not root)
+//! nothing else counted it (100 MiB in pipes nobody reads, 400 MiB in Unix socket queues,
+//! were 1.5 MiB of a run's memory). The watchdog adds it to each sample: a pipe's unread bytes (`FIONREAD` on the pipe, reopened through `/proc`), a
 //! socket's unread sent bytes (`SIOCOUTQ` on a copy of its descriptor taken with
 //! `pidfd_getfd`), each buffer once however many descriptors share it.
 
@@ -11,8 +11,30 @@ use std::collections::HashSet;
 /// no one has read yet.
 const SIOCOUTQ: libc::c_ulong = 0x5411;
 
+/// One open descriptor of a process of the tree: its process, its `/proc/PID/fd/N` path and
+/// what that link names (`/memfd:…`, `pipe:[…]`, `socket:[…]`, a path).
+pub struct OpenFd {
+    pub pid: i32,
+    pub path: std::path::PathBuf,
+    pub target: Vec<u8>,
+}
+
+/// Every open descriptor of `pids`, read once a sample for all that counts them.
+pub(crate) fn open_fds(pids: &[i32]) -> Vec<OpenFd> {
+    let mut found = Vec::new();
+    for &pid in pids {
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
+        for fd in fds.flatten() {
+            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
+            let target = std::os::unix::ffi::OsStrExt::as_bytes(target.as_os_str()).to_vec();
+            found.push(OpenFd { pid, path: fd.path(), target });
+        }
+    }
+    found
+}
+
 /// What the pipes and sockets among `fds` (a tree's open descriptors) hold, in KiB.
-pub fn held_kib(fds: &[crate::proctree::OpenFd]) -> u64 {
+pub fn held_kib(fds: &[OpenFd]) -> u64 {
     let mut seen: HashSet<&[u8]> = HashSet::new();
     let mut bytes = 0u64;
     for fd in fds {
@@ -88,7 +110,7 @@ mod tests {
         };
         writer.write_all(&[7u8; 40 * 1024]).unwrap();
         sender.write_all(&[7u8; 60 * 1024]).unwrap();
-        let after = super::held_kib(&crate::proctree::open_fds(&[me, me]));
+        let after = super::held_kib(&super::open_fds(&[me, me]));
         // Other tests' pipes may hold more: at least what was written here is counted.
         assert!(after >= 100, "{after} KiB");
         // SAFETY: closing the read ends we still hold.

@@ -119,7 +119,7 @@ pub fn for_memory(program: &Program, memory_kib: u64) -> Program {
 /// The program built from `source` by `template`, from the cache or built now.
 fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
     let bytes = std::fs::read(source).map_err(|e| format!("cannot read the source: {e}"))?;
-    let dir = cache_dir().map_err(|e| format!("cannot make the build cache: {e}"))?;
+    let dir = crate::sandbox::toolchains::cache_dir().map_err(|e| format!("cannot make the build cache: {e}"))?;
     let out = dir.join(format!("{}-{}", key(&bytes, template), stem(source)));
     // One build at a time in this judge: two jobs building the same source at once each
     // renamed their program into place, and the first one's run, whose sandbox named the
@@ -195,7 +195,7 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
                 format!("ran out of memory (over {} MiB)", BUILD_MEMORY_KIB / 1024)
             }
             (Some(code), _) => format!("exited {code}"),
-            (None, Some(sig)) => format!("died of {}", crate::verdict::signal_name(sig)),
+            (None, Some(sig)) => format!("died of {}", crate::exec::signal_name(sig)),
             (None, None) => "ended without a status".to_string(),
         };
         return Err(said(format!("the compiler {how}")));
@@ -217,19 +217,6 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
     crate::deps::record(out, &read, |b| key(b, "dep"))
         .map_err(|e| format!("cannot record what the build read: {e}"))?;
     std::fs::rename(&partial, out).map_err(|e| e.to_string())
-}
-
-/// Where built programs are kept: `$XDG_CACHE_HOME/sudoku-judge/build`, else
-/// `~/.cache/sudoku-judge/build`, else the temporary folder.
-pub fn cache_dir() -> std::io::Result<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    let dir = base.join("sudoku-judge").join("build");
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
 }
 
 /// The file beside a cached program that holds the hash of its bytes, as built.

@@ -10,6 +10,7 @@
 //! All comparisons are on bytes, never on UTF-8 strings, so invalid UTF-8 cannot crash them,
 //! and on streams (see [`crate::streams`]), so no output or expected file is held whole.
 
+pub use crate::cases::checker::CheckerKind;
 use crate::exec::{self, Program};
 use crate::limits::Limits;
 use crate::spool::Spool;
@@ -18,55 +19,6 @@ use crate::verdict::CheckOutcome;
 use std::io::{self, BufRead, BufReader, Cursor, Seek};
 use std::path::Path;
 use std::time::Duration;
-
-/// The built-in checkers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CheckerKind {
-    Lines,
-    Exact,
-    Tokens,
-    Sudoku,
-    /// Numbers within 10^-N, absolute or relative; other words exactly.
-    Float(u8),
-}
-
-/// Each built-in checker's name, as `--checker` and `case.toml` spell it (`floatN` aside).
-const KIND_NAMES: [(&str, CheckerKind); 5] = [
-    ("lines", CheckerKind::Lines),
-    ("exact", CheckerKind::Exact),
-    ("tokens", CheckerKind::Tokens),
-    ("sudoku", CheckerKind::Sudoku),
-    ("float", CheckerKind::Float(6)),
-];
-
-impl CheckerKind {
-    pub fn parse(text: &str) -> Result<CheckerKind, String> {
-        if let Some(kind) = KIND_NAMES.iter().find(|(name, _)| *name == text).map(|&(_, kind)| kind) {
-            return Ok(kind);
-        }
-        match text.strip_prefix("float").map(str::parse::<u8>) {
-            Some(Ok(digits @ 1..=15)) => Ok(CheckerKind::Float(digits)),
-            // oj's `-c` is the command to test: say where that goes here.
-            _ if text.contains(['/', ' ', '.']) => Err(format!(
-                "unknown checker '{text}': -c is the checker here (oj's -c is the command: write --solver '{text}', \
-                 or put the command after --)"
-            )),
-            _ => Err(format!(
-                "unknown checker '{text}': use lines, exact, tokens, sudoku, float (1e-6) or floatN (1e-N, N from 1 to 15)"
-            )),
-        }
-    }
-
-    /// The name `parse` reads back.
-    pub fn name(self) -> String {
-        match self {
-            CheckerKind::Float(6) => "float".into(),
-            CheckerKind::Float(digits) => format!("float{digits}"),
-            _ => KIND_NAMES.iter().find(|(_, kind)| *kind == self).map_or("lines", |(name, _)| name).into(),
-        }
-    }
-}
 
 /// The largest input the `sudoku` checker reads.
 pub const SUDOKU_INPUT_MAX: u64 = 128 << 20;
@@ -341,7 +293,7 @@ pub fn testlib_outcome(facts: &crate::exec::Facts, who: &str) -> CheckOutcome {
             CheckOutcome::Partial { share: f64::from(code - 16) / 100.0, why: said(&format!("_pc({})", code - 16)) }
         }
         (Some(code), _) => CheckOutcome::Failed(said(&format!("the {who} exited with unknown code {code}"))),
-        (None, Some(sig)) => CheckOutcome::Failed(format!("the {who} died of {}", crate::verdict::signal_name(sig))),
+        (None, Some(sig)) => CheckOutcome::Failed(format!("the {who} died of {}", crate::exec::signal_name(sig))),
         (None, None) => CheckOutcome::Failed(format!("the {who} ended without a status")),
     }
 }
@@ -364,22 +316,6 @@ mod tests {
         assert_eq!(points_said("points"), None);
         assert_eq!(points_said("points nan"), None);
         assert_eq!(points_said("wrong answer"), None);
-    }
-
-    #[test]
-    fn checker_names_round_trip() {
-        for (name, kind) in KIND_NAMES {
-            assert_eq!((CheckerKind::parse(name), kind.name()), (Ok(kind), name.to_string()));
-        }
-        for digits in 1..=15 {
-            let kind = CheckerKind::Float(digits);
-            assert_eq!(CheckerKind::parse(&kind.name()), Ok(kind));
-        }
-        assert_eq!(CheckerKind::parse("float9"), Ok(CheckerKind::Float(9)));
-        for bad in ["float0", "float16", "float-1", "floaty"] {
-            assert!(CheckerKind::parse(bad).is_err(), "{bad}");
-        }
-        assert!(CheckerKind::parse("diff").unwrap_err().contains("use lines"));
     }
 
     #[test]

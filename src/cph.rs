@@ -7,7 +7,7 @@
 //! The tests are text inside the JSON, and a case is judged from files: each is written under
 //! the judge's temporary folder, removed when it exits.
 
-use crate::cases::{relative_name, shown_path, Case, Settings};
+use crate::cases::model::{relative_name, shown_path, Case, Settings};
 use std::path::{Path, PathBuf};
 
 /// What the judge reads of a `.prob` file; cph writes more (name, url, group, srcPath...).

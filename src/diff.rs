@@ -1,8 +1,21 @@
 //! Line diffs of a solver's output against the expected output: which lines match, which
 //! were lost and which were added, grouped into hunks for a report to draw.
 //!
-//! Reports only ever diff bounded windows (see `engine::DiffWindow`), so a longest common
+//! Reports only ever diff bounded windows ([`DiffWindow`]), so a longest common
 //! subsequence table is cheap; past `TABLE_CELLS` the middle is shown as replaced instead.
+
+/// The lines of the output and of the expected output around their first difference: what a
+/// report shows as a diff, bounded whatever the sizes of the files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffWindow {
+    /// 1-based line where both windows start.
+    pub from_line: u64,
+    pub output: Vec<u8>,
+    pub expected: Vec<u8>,
+    /// Either file goes on past its window: differences near the windows' end may be
+    /// artefacts of the cut, so a report should show the first one only.
+    pub cut: bool,
+}
 
 /// One step of a diff, by line index: in both, only in the expected text, only in the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

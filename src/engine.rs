@@ -3,6 +3,7 @@
 
 use crate::cases::Case;
 use crate::check::{self, Checker, CheckerKind};
+use crate::diff::DiffWindow;
 use crate::exec::{self, Facts, Program};
 use crate::limits::Limits;
 use crate::spool::{self, Spool};
@@ -211,19 +212,6 @@ pub struct ReferenceRun {
     pub cpu_ms: f64,
 }
 
-/// The lines of the output and of the expected output around their first difference: what a
-/// report shows as a diff, bounded whatever the sizes of the files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffWindow {
-    /// 1-based line where both windows start.
-    pub from_line: u64,
-    pub output: Vec<u8>,
-    pub expected: Vec<u8>,
-    /// Either file goes on past its window: differences near the windows' end may be
-    /// artefacts of the cut, so a report should show the first one only.
-    pub cut: bool,
-}
-
 /// Lines shown before the first difference, lines in a window, and bytes kept of a line.
 const DIFF_CONTEXT: u64 = 2;
 const DIFF_LINES: usize = 40;
@@ -359,10 +347,16 @@ pub fn refusal(cases: &[Case], options: &Options) -> Option<String> {
     None
 }
 
+/// The cores this process may run on: runs beyond them wait for the CPU, so each case's
+/// wall-clock limit stretches by how many runs share a core.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Runs and judges one case.
 pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     exec::use_launcher(&options.builtin_exe);
-    let cores = crate::cli::cores();
+    let cores = cores();
     let limits = Limits {
         wall_factor: ((options.jobs + cores - 1) / cores).max(1) as u32,
         ..options.limits(case.config.limits(Limits::default()))
@@ -565,7 +559,7 @@ pub enum Event<'a> {
 /// each one starts and ends. Results come back in the order of `cases`.
 pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Vec<CaseResult> {
     // No run reads a case's files but through its stdin, its checker's arguments.
-    crate::sandbox::view::hide_cases(cases);
+    crate::sandbox::view::hide_cases(cases.iter().flat_map(Case::data_files));
     let chosen = select(cases, options);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);

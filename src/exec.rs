@@ -686,3 +686,26 @@ fn keep_head(mut pipe: impl Read) -> Vec<u8> {
         }
     }
 }
+
+/// Names a signal the way people read it in a verdict: `SIGSEGV`.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
+}

@@ -10,7 +10,7 @@
 //!
 //! An answer without its input is a case with a problem (IE), never silently dropped.
 
-use crate::cases::{relative_name, shown_path, Case, Settings};
+use crate::cases::model::{relative_name, shown_path, Case, Settings};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -92,7 +92,9 @@ fn regular_files(dir: &Path) -> Vec<PathBuf> {
     entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_file() && !crate::cases::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy()))
+        .filter(|p| {
+            p.is_file() && !crate::cases::model::is_skipped(&p.file_name().unwrap_or_default().to_string_lossy())
+        })
         .collect()
 }
 
@@ -162,16 +164,7 @@ fn cases_of(
 pub(crate) mod tests {
     use crate::cases::discover;
 
-    /// A temporary folder holding `files` (each a path below it, with a line of text).
-    pub(crate) fn tree(files: &[&str]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for f in files {
-            let path = dir.path().join(f);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "x").unwrap();
-        }
-        dir
-    }
+    use crate::testing::tree;
 
     fn found(dir: &tempfile::TempDir) -> Vec<(String, bool, bool, bool)> {
         discover(&[dir.path().to_path_buf()])

@@ -3,53 +3,60 @@
 //! # Design
 //!
 //! The pipeline mirrors hyperfine's: **discover cases -> execute -> judge (pure) ->
-//! report (pure) -> the CLI prints**. Each step is one module and knows nothing of the steps
-//! after it:
+//! report (pure) -> the CLI prints**. The modules stand in stages, and a module imports only
+//! from its own stage or the stages below it, never up (docs/judge.md, "Where each stage
+//! lives", says how to check, and which imports still wait to be moved). From the ground up:
 //!
-//! - [`cases`]: walks folders (a folder per case, or the pairs of oj, Polygon, AtCoder and
-//!   cf-tool found by [`layouts`], and cph's `.prob` files read by [`cph`]), passes `case.toml` settings down, orders names naturally. A broken case is
-//!   recorded on that case (IE), never fatal to the run.
-//! - [`exec`]: runs one process under limits and returns [`exec::Facts`]: exit code or
-//!   signal, CPU time and peak RSS of the whole process tree, wall time, output, and whether
-//!   the watchdog or the output cap stopped it. It starts programs through [`launcher`], a
-//!   small child subreaper, and watches their tree with [`proctree`]: no process outlives
-//!   its case, and no figure carries the judge's own memory.
+//! **Ground**: helpers that know no stage.
+//! - [`solver`]: the single-file solver `src/bin/sudoku.rs`, the very file users paste into
+//!   online judges; the library reuses it (the Sudoku checker's reader and geometry, the
+//!   generator's counting, the shrinker's reading, `@sudoku`), so its logic exists once.
+//! - [`limits`]: time, memory and output limits and their written forms. [`languages`]: the
+//!   languages a solver may be given in. [`interrupt`]: Ctrl-C, and the one temporary folder.
+//! - [`regular`]: opening a case's files safely. [`spool`]: a run's stdout spooled to a file.
+//!   [`streams`]: outputs read as streams in the checkers' views. [`diff`]: line diffs of
+//!   bounded windows. [`tame`]: outside text made harmless for a terminal.
+//! - [`proctree`] and [`buffers`]: a run's process tree, its descriptors and what its pipes
+//!   and sockets hold. [`deps`]: the files a build read besides its source.
+//! - [`gen`]: the deterministic puzzle generator; [`fixture`]: the `@fixture` test program;
+//!   `testing`: what the unit tests of several stages share.
+//!
+//! **Cases**: what is judged.
+//! - [`cases`]: walks folders, passes `case.toml` settings down, orders names naturally; a
+//!   broken case is recorded on that case (IE), never fatal. The case model is
+//!   [`cases::model`], with the words a case says for later stages: [`cases::checker`],
+//!   [`cases::split`], [`cases::files`].
+//! - [`layouts`] (oj, Polygon, AtCoder, cf-tool pairs) and [`cph`] (cph's `.prob` files):
+//!   the other layouts, built from the model. [`problems`]: the Sudoku problems of real
+//!   judges behind `--problem`, whose suites [`bundled`] builds into `judge`.
+//!
+//! **Run**: one process under limits.
+//! - [`exec`]: runs one process and returns [`exec::Facts`]: exit code or signal, CPU time
+//!   and peak RSS of the whole tree, wall time, output, whether the watchdog or the output
+//!   cap stopped it. [`fileio`]: the same for a program that reads and writes named files.
+//! - [`launcher`]: the small child subreaper that starts programs, no process outliving its
+//!   case; [`sandbox`]: what it isolates them with (namespaces, cgroups, Landlock, seccomp).
+//! - [`build`]: the compile step for sources, through [`exec`], cached; a failure is CE.
+//!
+//! **Judge**: pure verdicts from facts.
 //! - [`verdict`]: the pure function from facts (and a checker, consulted only after a clean
 //!   exit) to a verdict. A verdict is a value, never an `Err`.
-//! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, float, the Sudoku special
-//!   judge, testlib-style external programs).
-//! - [`interact`]: interactive cases: the solver and a testlib-style interactor run at once,
-//!   each contained, the judge relaying (and keeping the tail of) what they say to each other.
-//! - [`build`]: the compile step for solvers given as sources (`main.cpp`, `main.rs`...),
-//!   through [`exec`] like any program, cached by content and command; a failure is CE.
-//! - [`problems`]: the Sudoku problems of real judges (limits, checker, exact input format),
-//!   behind `--problem`; the corpus test holds each suite to its judge's format.
+//! - [`check`] and [`sudoku_check`]: the checkers (lines, exact, tokens, float, the Sudoku
+//!   special judge, testlib-style programs). [`subcases`]: a failed multi-test file cut into
+//!   its tests, so the report names the test that failed. [`interact`]: interactive cases,
+//!   the solver and an interactor run at once, the judge relaying.
 //! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
-//! - [`report`]: table, failure details with diffs, the closing line, JSON: pure functions
-//!   returning text or bytes.
-//! - [`subcases`]: a failed multi-test file cut into its tests, each answer judged alone,
-//!   so the report names the test that failed.
-//! - [`cli`]: clap definitions (one parser, `gen`, `stress`, `submit` and `listen` its
-//!   subcommands) turned into engine options once; one judging round ([`cli::round`]) for
-//!   `judge`, each round of `judge --watch` and each problem of a contest ([`cli::contest`]),
-//!   and what `judge` alone judges ([`cli::here`]).
 //!
-//! Three commands sit beside the same pipeline:
+//! **Report**: [`report`]: table, failure details with diffs, the closing line, JSON: pure
+//! functions returning text or bytes.
 //!
-//! - [`gen`]: a deterministic puzzle generator (`judge gen`, the built-in `@gen`) whose
-//!   uniqueness claims are proved with the solver's own counter.
-//! - [`listen`]: `judge listen`, which takes problems from the Competitive Companion browser
-//!   extension over HTTP on 127.0.0.1 (on a port the extension sends to as installed) and
-//!   writes each as a problem folder of cases.
-//! - [`stress`]: generate, run (through [`engine::run_case`], so the same limits, containment
-//!   and verdicts), and on a failure shrink the input and save it as a case folder. With a
-//!   reference solution (`--ref`, also for plain judging) the engine judges against the
-//!   reference's output instead of an expected file.
-//!
-//! The solver is `src/bin/sudoku.rs`, a single std-only file that users paste into online
-//! judges. The library reuses that very file as [`solver`] (for the Sudoku checker's reader
-//! and geometry, the generator's counting and the shrinker's reading, and for the `@sudoku`
-//! built-in), so its logic exists once.
+//! **Commands** (the top): [`cli`]: clap definitions (one parser, `gen`, `stress`, `submit`
+//! and `listen` its subcommands) turned into engine options once; one judging round
+//! ([`cli::round`]) for `judge`, each round of `judge --watch` and each problem of a contest
+//! ([`cli::contest`]), and what `judge` alone judges ([`cli::here`]). Beside it: [`stress`]
+//! (generate, run through [`engine::run_case`], shrink a failure and save it as a case),
+//! [`listen`] (problems from the Competitive Companion extension written as case folders)
+//! and [`submit`] (the solver file cut down to what one judge's input needs).
 //!
 //! # Exit codes of `judge`
 //!
@@ -87,6 +94,9 @@ pub mod stress;
 pub mod subcases;
 pub mod submit;
 pub mod sudoku_check;
+pub mod tame;
+#[cfg(test)]
+mod testing;
 pub mod verdict;
 
 /// The single-file solver, the very file users submit. Judges run older Rust than the crate

@@ -6,7 +6,7 @@
 //! requires every case tagged with a problem to obey that problem's format, so a suite never
 //! holds an input its judge could not send (a BOM, dots in POJ 2676, a missing `end`).
 
-use crate::check::CheckerKind;
+use crate::cases::checker::CheckerKind;
 use std::time::Duration;
 
 /// A problem of a real judge.

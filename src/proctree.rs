@@ -122,29 +122,7 @@ fn pss_kib(pid: i32) -> Option<u64> {
 /// mappings of them already put in their resident sets; `input` is the inode of the run's
 /// stdin (a memfd the judge made: the input is not the program's memory). A memfd costs
 /// memory without being mapped, so RSS alone would let a run hide gigabytes in one.
-/// One open descriptor of a process of the tree: its process, its `/proc/PID/fd/N` path and
-/// what that link names (`/memfd:…`, `pipe:[…]`, `socket:[…]`, a path).
-pub struct OpenFd {
-    pub pid: i32,
-    pub path: std::path::PathBuf,
-    pub target: Vec<u8>,
-}
-
-/// Every open descriptor of `pids`, read once a sample for all that counts them.
-pub(crate) fn open_fds(pids: &[i32]) -> Vec<OpenFd> {
-    let mut found = Vec::new();
-    for &pid in pids {
-        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
-        for fd in fds.flatten() {
-            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
-            let target = std::os::unix::ffi::OsStrExt::as_bytes(target.as_os_str()).to_vec();
-            found.push(OpenFd { pid, path: fd.path(), target });
-        }
-    }
-    found
-}
-
-fn memfd_kib(pids: &[i32], fds: &[OpenFd], input: u64) -> u64 {
+fn memfd_kib(pids: &[i32], fds: &[crate::buffers::OpenFd], input: u64) -> u64 {
     use std::os::unix::fs::MetadataExt;
     let mut sizes: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     for fd in fds.iter().filter(|fd| fd.target.starts_with(b"/memfd:")) {
@@ -189,7 +167,7 @@ pub fn usage(root: i32, input: u64, buffers: bool) -> Usage {
     let mut total = Usage::default();
     let pids = descendants(root);
     let shared = pids.len() > 1;
-    let fds = open_fds(&pids);
+    let fds = crate::buffers::open_fds(&pids);
     total.rss_kib += memfd_kib(&pids, &fds, input);
     if buffers {
         total.rss_kib += crate::buffers::held_kib(&fds);

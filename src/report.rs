@@ -3,6 +3,7 @@
 
 use crate::engine::{tally, CaseResult};
 use crate::limits::show_kib;
+use crate::tame::tame;
 use crate::verdict::Verdict;
 use std::fmt::Write;
 
@@ -30,23 +31,6 @@ fn paint(style: Style, verdict: Verdict, text: &str) -> String {
         _ => "31",
     };
     format!("\x1b[{code}m{text}\x1b[0m")
-}
-
-/// Text from a solver, a checker or a file name made harmless for a terminal: every control
-/// character but newline and tab is shown as `\xNN` (escape codes could clear the screen and
-/// print a fake "all passed"; a stray newline could forge a table row).
-pub fn tame(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// One line of text made harmless, newlines and tabs included.

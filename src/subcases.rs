@@ -23,81 +23,16 @@
 
 mod shape;
 
+use crate::cases::split::Split;
 use crate::check::{compare, CheckerKind};
-use crate::engine::DiffWindow;
+use crate::diff::DiffWindow;
 use crate::verdict::CheckOutcome;
-
-/// How a multi-test file is cut into tests.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Split {
-    #[default]
-    Auto,
-    /// Declared multi-test: a count, then T tests.
-    On,
-    Off,
-    Custom {
-        separator: Option<String>,
-        input_lines: Option<usize>,
-        answer_lines: Option<usize>,
-        /// Each test is worth an equal share of the case's points: a file with some tests
-        /// right is PC, not WA.
-        points: bool,
-    },
-}
 
 /// The largest file cut: past it, the case keeps its one verdict.
 const MAX_BYTES: usize = 16 << 20;
-/// The most tests a count may claim.
-const MAX_TESTS: usize = 1_000_000;
 /// Lines of a test's input, and of each side of its diff, kept for the report.
 const SHOWN_LINES: usize = 40;
 const SHOWN_LINE_BYTES: usize = 400;
-
-impl Split {
-    /// Whether each test earns its share of the case's points.
-    pub fn per_test_points(&self) -> bool {
-        matches!(self, Split::Custom { points: true, .. })
-    }
-
-    /// Reads case.toml's `subcases`: `"auto"`, `"on"`, `"off"` or a table.
-    pub fn parse(value: &toml::Value) -> Result<Split, String> {
-        match value {
-            toml::Value::String(s) if s == "auto" => Ok(Split::Auto),
-            toml::Value::String(s) if s == "off" => Ok(Split::Off),
-            toml::Value::String(s) if s == "on" => Ok(Split::On),
-            toml::Value::Table(t) => {
-                let lines = |key: &str| -> Result<Option<usize>, String> {
-                    match t.get(key) {
-                        None => Ok(None),
-                        Some(toml::Value::Integer(n)) if *n >= 1 => Ok(Some(*n as usize)),
-                        Some(_) => Err(format!("{key} must be a number of lines, 1 or more")),
-                    }
-                };
-                let separator = match t.get("separator") {
-                    None => None,
-                    Some(toml::Value::String(s)) if !s.contains('\n') => Some(s.trim().to_string()),
-                    Some(_) => return Err("separator must be one line of text (\"\" for a blank line)".into()),
-                };
-                let known = ["separator", "input_lines", "answer_lines", "points"];
-                if let Some(key) = t.keys().find(|k| !known.contains(&k.as_str())) {
-                    return Err(format!("unknown key {key}: use separator, input_lines, answer_lines or points"));
-                }
-                let points = match t.get("points") {
-                    None => false,
-                    Some(toml::Value::String(s)) if s == "per-test" => true,
-                    Some(_) => return Err("points = \"per-test\" is the one choice (each test an equal share)".into()),
-                };
-                Ok(Split::Custom {
-                    separator,
-                    input_lines: lines("input_lines")?,
-                    answer_lines: lines("answer_lines")?,
-                    points,
-                })
-            }
-            _ => Err("use \"auto\", \"on\", \"off\" or a table such as { separator = \"\" }".into()),
-        }
-    }
-}
 
 /// Which tests of a file failed, and the first one's input, verdict and diff.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -166,7 +101,7 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
 pub fn count(input: &[u8]) -> Option<usize> {
     let first = lines(input).into_iter().find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
     let text = std::str::from_utf8(first).ok()?.trim().trim_start_matches('\u{feff}');
-    text.parse::<usize>().ok().filter(|&t| (1..=MAX_TESTS).contains(&t))
+    text.parse::<usize>().ok().filter(|&t| (1..=shape::MAX_TESTS).contains(&t))
 }
 
 /// `lines` cut into `t` parts: every `size` lines, or at each `separator` line, or evenly.

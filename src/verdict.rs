@@ -144,29 +144,6 @@ pub struct Judgement {
     pub share: f64,
 }
 
-/// Names a signal the way people read it in a verdict: `SIGSEGV`.
-pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        5 => "SIGTRAP",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        _ => return format!("signal {signal}"),
-    };
-    name.to_string()
-}
-
 /// Judges one run. `check` is called only when the run exited cleanly within every limit.
 pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcome) -> Judgement {
     let j =
@@ -223,7 +200,7 @@ pub fn judge(facts: &Facts, limits: &Limits, check: impl FnOnce() -> CheckOutcom
         return j(Verdict::Ole, format!("more than {} bytes on stdout", limits.output_bytes));
     }
     if let Some(signal) = facts.signal {
-        return j(Verdict::Re, format!("killed by {}", signal_name(signal)));
+        return j(Verdict::Re, format!("killed by {}", crate::exec::signal_name(signal)));
     }
     if let Some(code) = facts.exit_code.filter(|&c| c != 0) {
         return j(Verdict::Re, format!("exit code {code}"));

@@ -69,7 +69,7 @@ fn replay(case: &Case) -> Result<(), Failed> {
     let f = &result.facts;
     let status = match (f.exit_code, f.signal) {
         (Some(code), _) => format!("exit code {code}"),
-        (None, Some(sig)) => format!("signal {}", sudoku_judge::verdict::signal_name(sig)),
+        (None, Some(sig)) => format!("signal {}", sudoku_judge::exec::signal_name(sig)),
         (None, None) => "did not run".to_string(),
     };
     let snapshot = format!(

@@ -1,6 +1,8 @@
 //! Discovery tests: natural order, case.toml fields and inheritance, bad entries.
 
 use super::*;
+use crate::cases::checker::CheckerKind;
+use crate::verdict::Verdict;
 
 #[test]
 fn natural_order_puts_2_before_10() {
@@ -89,4 +91,13 @@ fn case_toml_settings_pass_down_and_nearer_ones_win() {
     assert_eq!(cases[1].config.tags, ["suite", "hard"]);
     assert_eq!(cases[2].config.memory_kib, Some(1024));
     assert!(cases[3].problem.as_deref().unwrap().contains("no input.txt"));
+}
+
+#[test]
+fn env_names_are_checked_and_values_kept_whole() {
+    assert_eq!(model::parse_env("A_1=x=y").unwrap(), ("A_1".into(), Some("x=y".into())));
+    assert_eq!(model::parse_env("HOME").unwrap(), ("HOME".into(), None));
+    for bad in ["", "=x", "1A", "A B", "A-B=1"] {
+        assert!(model::parse_env(bad).unwrap_err().contains("NAME=VALUE"), "{bad}");
+    }
 }

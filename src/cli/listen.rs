@@ -123,7 +123,7 @@ fn print_note(note: &Note, keep: bool) {
             };
             say(&format!(
                 "judge listen: {} -> {}/ ({} sample{plural}, {} ms, {} MB{})\n  next: {next}",
-                crate::report::tame(&task.name).replace('\n', " "),
+                crate::tame::tame(&task.name).replace('\n', " "),
                 shown(folder),
                 task.tests.len(),
                 task.time_ms,

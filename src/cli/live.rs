@@ -126,7 +126,7 @@ impl Live {
         let mut state = self.lock();
         match event {
             Event::Started(i, case) => {
-                state.running.insert(i, report::tame(&case.name).replace('\n', "\\n"));
+                state.running.insert(i, crate::tame::tame(&case.name).replace('\n', "\\n"));
             }
             Event::Done(i, result) => {
                 state.running.remove(&i);

@@ -12,7 +12,7 @@ pub mod submit;
 pub mod watch;
 
 use crate::check::{Checker, CheckerKind};
-use crate::engine::{self, Options};
+use crate::engine::{self, cores, Options};
 use crate::exec::Program;
 use crate::limits::{parse_memory, parse_size, parse_time};
 use clap::Parser;
@@ -191,7 +191,7 @@ pub struct JudgingArgs {
     /// Pass an environment variable to every sandboxed run: NAME (the judge's value) or
     /// NAME=VALUE. Runs get only PATH, HOME and TMPDIR (their scratch folder), LANG=C.UTF-8,
     /// ONLINE_JUDGE=1 and these.
-    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = crate::sandbox::environment::parse)]
+    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = crate::cases::model::parse_env)]
     pub env: Vec<(std::ffi::OsString, Option<std::ffi::OsString>)>,
 
     /// Built-in checker for every case: lines, exact, tokens, sudoku, float (numbers within 1e-6) or floatN
@@ -470,7 +470,7 @@ impl Cli {
         };
         let name =
             source.file_name().map_or_else(|| source.display().to_string(), |n| n.to_string_lossy().into_owned());
-        Some(format!("{} with {}", crate::report::tame(&name).replace('\n', "\\n"), crate::report::tame(&compiler)))
+        Some(format!("{} with {}", crate::tame::tame(&name).replace('\n', "\\n"), crate::tame::tame(&compiler)))
     }
 }
 
@@ -533,11 +533,6 @@ pub fn paths_or_default(given: &[PathBuf]) -> Option<Vec<PathBuf>> {
     }
     let default = DEFAULT_FOLDERS.iter().map(PathBuf::from).find(|p| p.is_dir());
     default.or_else(|| Some(PathBuf::from(".")).filter(|here| crate::cases::holds_cases(here))).map(|p| vec![p])
-}
-
-/// The cores this process may run on.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// A solver that cannot be found is a usage error (exit 2), not 100 IE verdicts.

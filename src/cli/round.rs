@@ -81,12 +81,12 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
     };
     // What changed runs first; the rest keep their order.
     if !changed.is_empty() {
-        let (mut first, rest): (Vec<_>, Vec<_>) = found.drain(..).partition(|c| super::watch::touched(c, changed));
+        let (mut first, rest): (Vec<_>, Vec<_>) = found.drain(..).partition(|c| c.touched_by(changed));
         first.extend(rest);
         found = first;
     }
     // From the first build on, no program of the judge's reads a case but through its stdin.
-    crate::sandbox::view::hide_cases(&found);
+    crate::sandbox::view::hide_cases(found.iter().flat_map(cases::Case::data_files));
     // `[language.EXT]` tables in case.toml say how to build and run other languages: they
     // must be known before the solver is built, and a bad one stops the run.
     if let Some(bad) = found.iter().find_map(|c| c.problem.as_ref().filter(|p| p.contains("[language."))) {
@@ -187,10 +187,10 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
     let header = if solver_text.is_empty() || own == chosen.len() {
         "solver: each case's own (its case.toml's solver)".to_string()
     } else if own > 0 {
-        let solver = report::tame(&solver_text);
+        let solver = crate::tame::tame(&solver_text);
         format!("solver: {solver}{how}{built}; {own} of {} cases name their own in case.toml", chosen.len())
     } else {
-        format!("solver: {}{how}{built}", report::tame(&solver_text))
+        format!("solver: {}{how}{built}", crate::tame::tame(&solver_text))
     };
     let named = if json_to_stdout { Sink::Stderr } else { Sink::Stdout };
     if named.write(&format!("{header}\n")).is_err() {

@@ -1,8 +1,8 @@
 //! `judge stress`: its command line, turned into [`StressOptions`], and where its report goes.
 
-use super::{build_solver, cores, resolve, JudgingArgs};
+use super::{build_solver, resolve, JudgingArgs};
 use crate::check::{Checker, CheckerKind};
-use crate::engine::Options;
+use crate::engine::{cores, Options};
 use crate::limits::parse_time;
 use crate::stress::{self, Ending, StressOptions};
 use clap::Parser;

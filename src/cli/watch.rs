@@ -61,17 +61,6 @@ fn changes(before: &Snapshot, after: &Snapshot) -> Vec<PathBuf> {
     changed
 }
 
-/// Whether `case` depends on one of `changed`: its input, its answer, or a `case.toml` in a
-/// folder above it.
-pub(crate) fn touched(case: &cases::Case, changed: &[PathBuf]) -> bool {
-    let files = [case.input.as_deref(), case.expected.as_deref()];
-    changed.iter().any(|c| {
-        files.contains(&Some(c.as_path()))
-            || (c.file_name().is_some_and(|n| n == "case.toml")
-                && c.parent().is_some_and(|dir| case.input.as_deref().is_some_and(|i| i.starts_with(dir))))
-    })
-}
-
 /// `judge --watch ...`; returns only on an error before the first round (exit 2 or 3), as
 /// Ctrl-C ends the process. Each round is [`round::judge`]'s, as `judge` alone judges: the
 /// same program chosen and named, the same refusals.
@@ -166,7 +155,7 @@ mod tests {
             config: Default::default(),
             problem: None,
         };
-        assert!(touched(&case, &changed[1..]) && touched(&case, &changed[..1]));
-        assert!(!touched(&case, &[dir.path().join("b/input.txt")]));
+        assert!(case.touched_by(&changed[1..]) && case.touched_by(&changed[..1]));
+        assert!(!case.touched_by(&[dir.path().join("b/input.txt")]));
     }
 }

@@ -98,7 +98,7 @@ impl Transcript {
     }
 
     /// The transcript for a report: `>` the solver's lines, `<` the interactor's, each made
-    /// harmless for a terminal (see [`crate::report::tame`]).
+    /// harmless for a terminal (see [`crate::tame::tame`]).
     pub fn show(&self) -> String {
         let mut out = String::from("transcript (last lines; > solver to interactor, < interactor to solver):\n");
         let dropped: u64 = self.dropped.iter().sum();
@@ -107,7 +107,7 @@ impl Transcript {
         }
         for (side, line, cut, open) in self.entries() {
             let mark = if side == Side::Solver { '>' } else { '<' };
-            let text = crate::report::tame(&String::from_utf8_lossy(line)).replace('\t', "\\t");
+            let text = crate::tame::tame(&String::from_utf8_lossy(line)).replace('\t', "\\t");
             let more = if cut { "…" } else { "" };
             let open = if open { "  (no newline yet)" } else { "" };
             out += &format!("  {mark} {text}{more}{open}\n");

@@ -26,45 +26,11 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 mod reap;
 mod spawn;
-pub use spawn::monotonic_ns;
+pub use reap::Ended;
+pub use spawn::{monotonic_ns, Request};
 
 use reap::{collect, collect_keeper, ready_or_hang_up, reap_keeper, sweep, wait_or_hang_up};
 use spawn::{fork_exec, Started};
-
-/// What one request asks for.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Request {
-    pub program: OsString,
-    pub args: Vec<OsString>,
-    pub env: Vec<(OsString, OsString)>,
-    /// RLIMIT_CPU for the program, in seconds.
-    pub cpu_backstop_s: u64,
-    /// Run it in the sandbox (see [`crate::sandbox`]), with this scratch folder as its
-    /// working folder and `TMPDIR`; `None`: as the user, where the judge runs.
-    pub scratch: Option<OsString>,
-    /// The run's memory limit. In a run with a PID namespace, the scratch folder is a tmpfs
-    /// of this size: what a run writes there is memory, and it can write no more. A run in a
-    /// cgroup has its memory capped at the watchdog's guard above it.
-    pub memory_kib: u64,
-    /// Tasks the run may have alive at once (its cgroup's `pids.max`, where it has one).
-    pub processes: u64,
-    /// RLIMIT_FSIZE: the largest file the program may write (0: no limit). Set for a run that
-    /// writes files outside its scratch folder (an interactor's log), which nothing else caps.
-    pub file_bytes: u64,
-    /// Files outside the scratch folder the sandboxed program may also write (an
-    /// interactor's log, which the judge reads after the run).
-    pub writable: Vec<OsString>,
-    /// Folders the sandboxed program may never read (the cases being judged), whatever
-    /// folder around them it is granted.
-    pub hidden: Vec<OsString>,
-    /// Folders the sandboxed program may also read, whole but for `hidden` (a compiler's
-    /// toolchain home, which its command does not name).
-    pub readable: Vec<OsString>,
-    /// A build: the folders its command names are shown minus answer-like names, as a
-    /// compiler reads any header beside its source; a run's, by kind (see
-    /// [`crate::sandbox::kinds`]).
-    pub build: bool,
-}
 
 /// A run as started: where the judge can watch it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,24 +42,6 @@ pub struct Running {
     pub cgroup_cpu: Option<std::path::PathBuf>,
     /// When the program was forked, on CLOCK_MONOTONIC ([`monotonic_ns`]).
     pub forked_ns: u64,
-}
-
-/// How a run ended, as the launcher saw it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ended {
-    /// The wait status of the program itself.
-    pub status: i32,
-    /// User + system CPU of the program and every descendant, in microseconds.
-    pub cpu_us: u64,
-    /// The largest peak RSS of any process of the run.
-    pub maxrss_kib: u64,
-    /// Processes of the run still alive when the program ended, killed by the launcher.
-    pub leftovers: u32,
-    /// The peak RSS a forked child inherits from the launcher: the floor under `maxrss_kib`.
-    pub floor_kib: u64,
-    /// The figures come from the run's cgroup: CPU exact, memory the peak the cgroup held
-    /// (or the largest process's peak RSS, if more).
-    pub cgroup: bool,
 }
 
 fn encode(req: &Request) -> Vec<u8> {

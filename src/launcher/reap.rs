@@ -1,9 +1,26 @@
 //! The end of a run, on the launcher's side: waiting for it (or for the judge to go),
 //! then killing and reaping whatever is left, and adding up the figures.
 
-use super::Ended;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+/// How a run ended, as the launcher saw it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ended {
+    /// The wait status of the program itself.
+    pub status: i32,
+    /// User + system CPU of the program and every descendant, in microseconds.
+    pub cpu_us: u64,
+    /// The largest peak RSS of any process of the run.
+    pub maxrss_kib: u64,
+    /// Processes of the run still alive when the program ended, killed by the launcher.
+    pub leftovers: u32,
+    /// The peak RSS a forked child inherits from the launcher: the floor under `maxrss_kib`.
+    pub floor_kib: u64,
+    /// The figures come from the run's cgroup: CPU exact, memory the peak the cgroup held
+    /// (or the largest process's peak RSS, if more).
+    pub cgroup: bool,
+}
 
 /// Waits until `pid` has ended (true) or the judge has closed the socket (false).
 pub(super) fn wait_or_hang_up(pid: i32, sock: RawFd) -> bool {

@@ -3,11 +3,45 @@
 //! [`crate::sandbox::pids`]). Everything is prepared before the fork; the launcher is
 //! single-threaded, so its children may allocate, but they keep to system calls where they can.
 
-use super::Request;
-use std::ffi::CString;
+use std::ffi::{CString, OsString};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
+
+/// What one request asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    pub env: Vec<(OsString, OsString)>,
+    /// RLIMIT_CPU for the program, in seconds.
+    pub cpu_backstop_s: u64,
+    /// Run it in the sandbox (see [`crate::sandbox`]), with this scratch folder as its
+    /// working folder and `TMPDIR`; `None`: as the user, where the judge runs.
+    pub scratch: Option<OsString>,
+    /// The run's memory limit. In a run with a PID namespace, the scratch folder is a tmpfs
+    /// of this size: what a run writes there is memory, and it can write no more. A run in a
+    /// cgroup has its memory capped at the watchdog's guard above it.
+    pub memory_kib: u64,
+    /// Tasks the run may have alive at once (its cgroup's `pids.max`, where it has one).
+    pub processes: u64,
+    /// RLIMIT_FSIZE: the largest file the program may write (0: no limit). Set for a run that
+    /// writes files outside its scratch folder (an interactor's log), which nothing else caps.
+    pub file_bytes: u64,
+    /// Files outside the scratch folder the sandboxed program may also write (an
+    /// interactor's log, which the judge reads after the run).
+    pub writable: Vec<OsString>,
+    /// Folders the sandboxed program may never read (the cases being judged), whatever
+    /// folder around them it is granted.
+    pub hidden: Vec<OsString>,
+    /// Folders the sandboxed program may also read, whole but for `hidden` (a compiler's
+    /// toolchain home, which its command does not name).
+    pub readable: Vec<OsString>,
+    /// A build: the folders its command names are shown minus answer-like names, as a
+    /// compiler reads any header beside its source; a run's, by kind (see
+    /// [`crate::sandbox::kinds`]).
+    pub build: bool,
+}
 
 /// A run as started: the process the launcher waits for, and, when the run has a PID
 /// namespace, the pipe its keeper reports on.

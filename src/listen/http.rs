@@ -75,7 +75,7 @@ pub fn refused(method: &str, origin: Option<&str>, json: bool) -> Option<String>
                 .to_string(),
         );
     }
-    Some(format!("requests from web pages ({}) are not taken", crate::report::tame(origin)))
+    Some(format!("requests from web pages ({}) are not taken", crate::tame::tame(origin)))
 }
 
 /// Reads from `stream` into `buf` before `deadline`; `Ok(0)` at its end.

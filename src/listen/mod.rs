@@ -141,7 +141,7 @@ fn handle(mut stream: TcpStream, shared: &Shared) {
             }
         }
         other => {
-            let answer = Answer::new(405, format!("{} is not taken: POST a problem", crate::report::tame(other)));
+            let answer = Answer::new(405, format!("{} is not taken: POST a problem", crate::tame::tame(other)));
             refuse(&mut stream, answer)
         }
     }

@@ -17,23 +17,6 @@ const INHERITED: [&str; 2] = ["PATH", "PYENV_VERSION"];
 /// Variables asked for on the command line (`--env`), for every run of this process.
 static PASSED: RwLock<Vec<(OsString, Option<OsString>)>> = RwLock::new(Vec::new());
 
-/// Parses `--env NAME` or `--env NAME=VALUE`.
-pub fn parse(text: &str) -> Result<(OsString, Option<OsString>), String> {
-    let (name, value) = match text.split_once('=') {
-        Some((name, value)) => (name, Some(OsString::from(value))),
-        None => (text, None),
-    };
-    let good = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !good {
-        return Err(format!(
-            "cannot pass '{text}' to runs: write NAME (the judge's value) or NAME=VALUE, NAME of letters, digits and _"
-        ));
-    }
-    Ok((name.into(), value))
-}
-
 /// Sets the variables every run of this process is also given.
 pub fn set_passed(vars: Vec<(OsString, Option<OsString>)>) {
     *PASSED.write().unwrap_or_else(|e| e.into_inner()) = vars;
@@ -72,15 +55,6 @@ pub fn for_run(own: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_checked_and_values_kept_whole() {
-        assert_eq!(parse("A_1=x=y").unwrap(), ("A_1".into(), Some("x=y".into())));
-        assert_eq!(parse("HOME").unwrap(), ("HOME".into(), None));
-        for bad in ["", "=x", "1A", "A B", "A-B=1"] {
-            assert!(parse(bad).unwrap_err().contains("NAME=VALUE"), "{bad}");
-        }
-    }
 
     #[test]
     fn a_run_gets_the_fixed_variables_and_its_own_win() {

@@ -76,7 +76,7 @@ pub fn grant(folder: &Path, hidden: &[PathBuf], secret: impl Fn(&std::ffi::OsStr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layouts::tests::tree;
+    use crate::testing::tree;
 
     #[test]
     fn a_folder_shows_its_modules_classes_and_programs_and_nothing_else() {

@@ -39,5 +39,5 @@ pub fn join(prepared: &OwnedFd) -> bool {
 /// Whether runs here get the namespace: a judge run as root (probed in a throwaway child).
 pub fn support() -> bool {
     static PROBED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PROBED.get_or_init(|| super::in_child(|| i32::from(prepare().is_none())) == Some(0))
+    *PROBED.get_or_init(|| super::probe::in_child(|| i32::from(prepare().is_none())) == Some(0))
 }

@@ -90,7 +90,7 @@ pub fn enter_user_namespace(maps: &IdMaps) -> bool {
 /// child, and forks a keeper that makes its own `/proc`.
 fn probe(maps: Option<&IdMaps>) -> Result<(), String> {
     // SAFETY: raw system calls only, on memory prepared before the fork (see `in_child`).
-    let status = super::in_child(|| unsafe {
+    let status = super::probe::in_child(|| unsafe {
         let entered = match maps {
             None => libc::unshare(libc::CLONE_NEWPID) == 0,
             Some(maps) => enter_user_namespace(maps),

@@ -78,7 +78,7 @@ pub fn become_user(uid: u32, gid: u32) -> bool {
 mod tests {
     #[test]
     fn a_child_that_drops_them_holds_no_capability_even_as_root() {
-        let code = crate::sandbox::in_child(|| {
+        let code = crate::sandbox::probe::in_child(|| {
             if !super::drop_all() {
                 return 1;
             }

@@ -387,7 +387,7 @@ pub fn support() -> Result<(), String> {
             let maps = super::pids::IdMaps::own();
             let none = std::ptr::null::<libc::c_char>();
             // SAFETY: raw system calls only, on memory prepared before the fork.
-            let status = super::in_child(|| unsafe {
+            let status = super::probe::in_child(|| unsafe {
                 if mode == super::pids::Mode::User && !super::pids::enter_user_namespace(&maps) {
                     return 10;
                 }

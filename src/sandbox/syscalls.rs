@@ -246,7 +246,7 @@ pub fn apply(filter: &Filter) -> bool {
 /// Whether this kernel takes the filter: tried in a child that exits at once.
 pub fn supported() -> Result<(), String> {
     let Some(filter) = filter() else { return Err("no seccomp filter for this architecture".into()) };
-    match super::in_child(|| if apply(&filter) { 0 } else { 1 }) {
+    match super::probe::in_child(|| if apply(&filter) { 0 } else { 1 }) {
         Some(0) => Ok(()),
         Some(_) => Err("the kernel refused a seccomp filter".into()),
         None => Err(format!("cannot try seccomp in a child: {}", std::io::Error::last_os_error())),
@@ -278,7 +278,7 @@ mod tests {
     fn under_filter(probe: fn() -> bool) -> Option<bool> {
         let filter = filter()?;
         supported().ok()?;
-        let code = crate::sandbox::in_child(|| {
+        let code = crate::sandbox::probe::in_child(|| {
             if !apply(&filter) {
                 return 2;
             }

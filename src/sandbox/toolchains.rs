@@ -2,7 +2,8 @@
 //! installed per user, which its command does not name (`rustc` is rustup's proxy in
 //! `~/.cargo/bin`, and the compiler it runs lives in `~/.rustup`), the variables that find
 //! them again once `HOME` is the run's scratch folder, and Go's build cache, which `go build`
-//! must write (a cache of the judge's own, so a hostile build can poison no one else's).
+//! must write (a cache of the judge's own, so a hostile build can poison no one else's,
+//! beside the judge's build cache, [`cache_dir`]).
 //! Secrets in those homes (cargo's registry tokens) stay hidden.
 
 use std::ffi::OsString;
@@ -50,7 +51,7 @@ pub fn for_builds() -> Toolchains {
             t.readable.push(dir);
         }
     }
-    if let Ok(cache) = crate::build::cache_dir() {
+    if let Ok(cache) = cache_dir() {
         let go = cache.with_file_name("go-build");
         if std::fs::create_dir_all(&go).is_ok() {
             run_user_owns(&go);
@@ -61,6 +62,19 @@ pub fn for_builds() -> Toolchains {
     // Go would fetch a newer toolchain named by a go.mod: never from a build.
     t.env.push(("GOTOOLCHAIN".into(), "local".into()));
     t
+}
+
+/// Where built programs are kept: `$XDG_CACHE_HOME/sudoku-judge/build`, else
+/// `~/.cache/sudoku-judge/build`, else the temporary folder.
+pub fn cache_dir() -> std::io::Result<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join("sudoku-judge").join("build");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }
 
 /// A root judge's builds are uid [`super::root::RUN_ID`]: a Go cache an older judge filled as

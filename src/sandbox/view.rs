@@ -29,12 +29,11 @@ const WALK_BUDGET: usize = 20_000;
 /// The folders of the cases this judge is judging, hidden from every run.
 static CASES: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
 
-/// Hides the folders of `cases` (their inputs' and answers') from every run that follows.
-pub fn hide_cases(cases: &[crate::cases::Case]) {
-    let mut folders: Vec<PathBuf> = cases
-        .iter()
-        .flat_map(|c| [c.input.as_deref(), c.expected.as_deref()])
-        .flatten()
+/// Hides the folders of the cases' `files` (their inputs and answers) from every run that
+/// follows.
+pub fn hide_cases<'a>(files: impl IntoIterator<Item = &'a Path>) {
+    let mut folders: Vec<PathBuf> = files
+        .into_iter()
         .filter_map(|file| std::fs::canonicalize(file).ok()?.parent().map(Path::to_path_buf))
         .collect();
     folders.sort();
@@ -135,7 +134,7 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
     if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
         hidden.extend(secrets_under(Path::new(&home)));
     }
-    hidden.extend(crate::build::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
+    hidden.extend(super::toolchains::cache_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()));
     // The judge carries every bundled suite's answers: no grant shows it, wherever it is
     // installed (`/usr/local/bin`, `~/.cargo/bin`); a built-in program may only execute it.
     hidden.extend(judge_exe());
@@ -302,7 +301,7 @@ fn split(path: &Path, hidden: &[PathBuf], out: &mut Vec<PathBuf>, depth: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layouts::tests::tree;
+    use crate::testing::tree;
 
     fn granted(view: &View, path: &Path) -> bool {
         view.paths.iter().any(|g| path.starts_with(g))

@@ -22,7 +22,7 @@ pub fn text(report: &StressReport, options: &StressOptions) -> String {
             let _ = writeln!(s, "{} tests passed (--seed {}){times}", report.tests.len(), options.seed);
         }
         Ending::Broken(why) => {
-            let _ = writeln!(s, "stopped after {} tests: {}", report.tests.len(), crate::report::tame(why));
+            let _ = writeln!(s, "stopped after {} tests: {}", report.tests.len(), crate::tame::tame(why));
         }
         Ending::Failed(f) => {
             let t = &f.test;
@@ -32,11 +32,11 @@ pub fn text(report: &StressReport, options: &StressOptions) -> String {
                 t.number,
                 t.seed,
                 t.verdict,
-                crate::report::tame(t.detail.trim_end())
+                crate::tame::tame(t.detail.trim_end())
             );
             let _ = writeln!(s, "{} tests run{times}", report.tests.len());
             if !t.stderr.is_empty() {
-                let _ = writeln!(s, "--- solver's stderr ---\n{}\n---", crate::report::tame(&t.stderr));
+                let _ = writeln!(s, "--- solver's stderr ---\n{}\n---", crate::tame::tame(&t.stderr));
             }
             let _ = writeln!(s, "input: `{} {}`", options.generator_text, t.seed);
             match &f.not_shrunk {
@@ -49,7 +49,7 @@ pub fn text(report: &StressReport, options: &StressOptions) -> String {
             }
             let shown = &f.shrunk.bytes[..f.shrunk.bytes.len().min(SHOW_BYTES)];
             let _ =
-                writeln!(s, "--- shrunk input ---\n{}", crate::report::tame(String::from_utf8_lossy(shown).trim_end()));
+                writeln!(s, "--- shrunk input ---\n{}", crate::tame::tame(String::from_utf8_lossy(shown).trim_end()));
             if shown.len() < f.shrunk.bytes.len() {
                 let _ = writeln!(s, "[... {} more bytes]", f.shrunk.bytes.len() - shown.len());
             }

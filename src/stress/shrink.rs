@@ -104,7 +104,7 @@ fn ddmin<T: Clone>(mut items: Vec<T>, budget: &mut Budget, test: &mut dyn FnMut(
 /// rewritten; then the one test left shrinks as text under its `1`. `None` when the input is
 /// not a multi-test one of two tests or more.
 fn shrink_tests(input: &[u8], budget: &mut Budget, fails: &mut dyn FnMut(&[u8]) -> bool) -> Option<Vec<u8>> {
-    let (count, tests) = crate::subcases::input_tests(input, &crate::subcases::Split::Auto)?;
+    let (count, tests) = crate::subcases::input_tests(input, &crate::cases::split::Split::Auto)?;
     if count < 2 {
         return None;
     }

@@ -32,6 +32,9 @@ enum Rule {
     },
 }
 
+/// The most tests a count may claim.
+pub(super) const MAX_TESTS: usize = 1_000_000;
+
 /// Lines times rules walked at most while looking for a file's rule (some 0.1 s).
 const MAX_WORK: usize = 40_000_000;
 
@@ -58,7 +61,7 @@ impl<'a> Body<'a> {
             [one] => std::str::from_utf8(one).ok()?.trim_start_matches('\u{feff}'),
             _ => return None,
         };
-        let count = text.parse::<usize>().ok().filter(|&t| (1..=super::MAX_TESTS).contains(&t))?;
+        let count = text.parse::<usize>().ok().filter(|&t| (1..=MAX_TESTS).contains(&t))?;
         Some(Body { lines: lines.collect(), count })
     }
 
