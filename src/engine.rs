@@ -10,7 +10,7 @@ use crate::spool::{self, Spool};
 use crate::verdict::{self, CheckOutcome, Judgement, Verdict};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Everything the engine needs, already checked.
@@ -20,6 +20,9 @@ pub struct Options {
     pub solver: Program,
     /// The program that `@sudoku` and `@fixture` run (the `judge` executable).
     pub builtin_exe: PathBuf,
+    /// What every run is given: the sandbox, the user's languages, the launcher. Each worker
+    /// thread runs through a [`exec::Runner`] of its own over it.
+    pub setup: Arc<exec::Setup>,
     /// Limits from the command line; they beat `case.toml`, which beats the defaults.
     pub time_limit: Option<Duration>,
     /// `--wall-limit`: when a run not using the CPU is ended, instead of the default.
@@ -75,10 +78,11 @@ impl Options {
     }
 
     /// Options with the defaults of the command line: one job, one run, no filter, limits
-    /// and checker from each case's `case.toml`.
+    /// and checker from each case's `case.toml`, the sandbox at `auto`.
     pub fn new(solver: Program, builtin_exe: PathBuf) -> Options {
         Options {
             solver,
+            setup: Arc::new(exec::Setup::new(&builtin_exe)),
             builtin_exe,
             time_limit: None,
             wall_limit: None,
@@ -353,9 +357,8 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Runs and judges one case.
-pub fn run_case(case: &Case, options: &Options) -> CaseResult {
-    exec::use_launcher(&options.builtin_exe);
+/// Runs and judges one case, its programs through `runner`.
+pub fn run_case(runner: &exec::Runner, case: &Case, options: &Options) -> CaseResult {
     let cores = cores();
     let limits = Limits {
         wall_factor: ((options.jobs + cores - 1) / cores).max(1) as u32,
@@ -382,11 +385,13 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         Some(text) => match parse_command(text, &options.builtin_exe) {
             Ok(p) => {
                 let p = beside(p, case.config.solver_dir.as_deref().unwrap_or(folder));
-                if let Some(why) = crate::build::over_limit(&crate::build::source_of(&p), source_limit) {
+                if let Some(why) =
+                    crate::build::over_limit(&crate::build::source_of(&p, &runner.setup().languages), source_limit)
+                {
                     return CaseResult::without_run(case, limits, Verdict::Ce, why);
                 }
                 let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
-                match crate::build::prepare(p, compiler) {
+                match crate::build::prepare(runner, p, compiler) {
                     Ok(p) => p,
                     Err(e) => return CaseResult::without_run(case, limits, Verdict::Ce, e.to_string()),
                 }
@@ -417,7 +422,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let tool = |field: &str, cmd: &str, dir: Option<&Path>| {
         let p = parse_command(cmd, &options.builtin_exe).map_err(|e| format!("case.toml: {field}: {e}"))?;
         let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
-        crate::build::prepare(beside(p, dir.unwrap_or(folder)), compiler)
+        crate::build::prepare(runner, beside(p, dir.unwrap_or(folder)), compiler)
             .map(|p| crate::build::for_memory(&p, 256 << 10))
             .map_err(|e| format!("case.toml: {field}: {e}"))
     };
@@ -433,7 +438,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         if options.reference.is_some() {
             return ie("an interactive case is judged by its interactor: --ref has nothing to stand in for".into());
         }
-        return crate::interact::case::judge_case(case, options, &solver, &interactor, input, limits);
+        return crate::interact::case::judge_case(runner, case, options, &solver, &interactor, input, limits);
     }
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
@@ -447,7 +452,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     // A file-I/O problem's files (the command line's over case.toml's), for the reference too.
     let files = options.files.over(&case.config.files);
     let reference = options.reference.as_ref().map(|program| {
-        let (facts, missing) = crate::fileio::run(program, input, &limits, &files);
+        let (facts, missing) = crate::fileio::run(runner, program, input, &limits, &files);
         let facts = match missing {
             Some(m) => Facts { spawn_error: Some(m.why()), ..facts },
             None => facts,
@@ -466,7 +471,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         None => case.expected.as_deref(),
     };
     let mut runs: Vec<(Facts, Option<crate::fileio::Missing>)> =
-        (0..options.repeat.max(1)).map(|_| crate::fileio::run(&solver, input, &limits, &files)).collect();
+        (0..options.repeat.max(1)).map(|_| crate::fileio::run(runner, &solver, input, &limits, &files)).collect();
     let cpu_ms = spread(runs.iter().map(|(f, _)| f.cpu_ms).collect());
     let wall_ms = spread(runs.iter().map(|(f, _)| f.wall_ms).collect());
     runs.sort_by(|a, b| a.0.cpu_ms.total_cmp(&b.0.cpu_ms));
@@ -476,7 +481,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         // No output file: nothing to compare, whatever the answer (an empty one included).
         let o = match &missing {
             Some(m) => CheckOutcome::Wrong(m.why()),
-            None => check::check(&checker, input, expected, &facts.stdout),
+            None => check::check(runner, &checker, input, expected, &facts.stdout),
         };
         outcome = Some(o.clone());
         o
@@ -559,12 +564,13 @@ pub enum Event<'a> {
 /// each one starts and ends. Results come back in the order of `cases`.
 pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Vec<CaseResult> {
     // No run reads a case's files but through its stdin, its checker's arguments.
-    crate::sandbox::view::hide_cases(cases.iter().flat_map(Case::data_files));
+    let sandbox = options.setup.sandbox.clone().hiding(cases.iter().flat_map(Case::data_files));
+    let setup = Arc::new(exec::Setup { sandbox, ..(*options.setup).clone() });
     let chosen = select(cases, options);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let worker = || loop {
+    let worker = |runner: &exec::Runner| loop {
         let i = next.fetch_add(1, Ordering::SeqCst);
         let Some(case) = chosen.get(i) else { return };
         let result = if stop.load(Ordering::SeqCst) {
@@ -572,7 +578,7 @@ pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sy
             CaseResult::without_run(case, limits, Verdict::Sk, "skipped after a failure (--fail-fast)".into())
         } else {
             on_event(Event::Started(i, case));
-            run_case(case, options)
+            run_case(runner, case, options)
         };
         if options.fail_fast && !result.passed && result.verdict != Verdict::Sk {
             stop.store(true, Ordering::SeqCst);
@@ -582,10 +588,8 @@ pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sy
     };
     std::thread::scope(|s| {
         for _ in 0..options.jobs.clamp(1, chosen.len().max(1)) {
-            s.spawn(|| {
-                worker();
-                crate::exec::release_launcher();
-            });
+            // Each worker owns its runner: its launcher, and everything it ran, ends with it.
+            s.spawn(|| worker(&exec::Runner::new(Arc::clone(&setup))));
         }
     });
     results.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().flatten().collect()

@@ -13,7 +13,7 @@ pub mod watch;
 
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{self, cores, Options};
-use crate::exec::Program;
+use crate::exec::{Program, Runner};
 use crate::limits::{parse_memory, parse_size, parse_time};
 use clap::Parser;
 use std::path::PathBuf;
@@ -245,9 +245,15 @@ pub struct JudgingArgs {
 }
 
 impl JudgingArgs {
-    /// Records `--lang` and `--run-cmd` for the extension of the solver's source (given as
-    /// text or as words after `--`); an error when the solver is not a source file.
-    pub fn register_language(&self, solver_text: &str, words: &[String]) -> Result<(), String> {
+    /// Records `--lang` and `--run-cmd` in `languages` for the extension of the solver's
+    /// source (given as text or as words after `--`), over what `case.toml` said; an error
+    /// when the solver is not a source file.
+    pub fn languages(
+        &self,
+        languages: &mut crate::languages::Languages,
+        solver_text: &str,
+        words: &[String],
+    ) -> Result<(), String> {
         if self.run_cmd.is_none() && self.lang.is_none() {
             return Ok(());
         }
@@ -263,44 +269,38 @@ impl JudgingArgs {
             ));
         };
         let custom = crate::languages::Custom { preset: self.lang, build: None, run: self.run_cmd.clone() };
-        crate::languages::set_custom(ext, custom);
+        languages.set(ext, custom);
         Ok(())
     }
 
-    /// The checker asked for, if any.
-    pub fn checker(&self, builtin_exe: &std::path::Path) -> Result<Option<Checker>, String> {
+    /// The checker asked for, if any; a source is built through `runner`.
+    pub fn checker(&self, runner: &Runner) -> Result<Option<Checker>, String> {
         Ok(match (&self.checker, &self.checker_cmd) {
             (Some(kind), _) => Some(Checker::Builtin(*kind)),
             (None, Some(cmd)) => {
-                Some(Checker::External(resolve(cmd, builtin_exe, "--checker-cmd", self.compiler_cmd.as_deref())?))
+                Some(Checker::External(resolve(cmd, runner, "--checker-cmd", self.compiler_cmd.as_deref())?))
             }
             (None, None) => None,
         })
     }
 
-    /// The protections runs will have at `--sandbox`'s level, which becomes every run's; an
-    /// error naming what is missing when the level is `strict` and this kernel or user lacks
-    /// some. Every command that judges (`judge`, `--watch`, each problem of a contest, `judge
-    /// stress`) builds its options through here before anything is built or run.
-    pub fn sandbox_checked(&self) -> Result<crate::sandbox::Protections, String> {
-        crate::sandbox::set_level(self.sandbox);
-        crate::sandbox::environment::set_passed(self.env.clone());
-        let protections = crate::sandbox::protections(self.sandbox);
-        if self.sandbox == crate::sandbox::Level::Strict && !protections.missing.is_empty() {
-            return Err(format!("--sandbox strict: {}", protections.missing.join("; ")));
-        }
-        Ok(protections)
+    /// The sandbox at `--sandbox`'s level passing `--env`'s variables; an error naming what
+    /// is missing when the level is `strict` and this kernel or user lacks some. Every
+    /// command that judges (`judge`, `--watch`, each problem of a contest, `judge stress`,
+    /// `judge submit`'s suite) makes its sandbox here, before anything is built or run.
+    pub fn sandbox(&self) -> Result<crate::sandbox::Sandbox, String> {
+        crate::sandbox::Sandbox::new(self.sandbox, self.env.clone()).map_err(|missing| missing.to_string())
     }
 
     /// `options` with these limits and this checker.
-    pub fn apply(&self, options: Options, builtin_exe: &std::path::Path) -> Result<Options, String> {
+    pub fn apply(&self, options: Options, runner: &Runner) -> Result<Options, String> {
         Ok(Options {
             time_limit: self.time_limit,
             wall_limit: self.wall_limit,
             memory_kib: self.memory_limit.map(|b| b / 1024),
             output_bytes: self.output_limit,
             processes: self.process_limit,
-            checker: self.checker(builtin_exe)?,
+            checker: self.checker(runner)?,
             compiler_cmd: self.compiler_cmd.clone(),
             source_limit: self.source_limit,
             files: crate::fileio::Files { input: self.input_file.clone(), output: self.output_file.clone() },
@@ -312,15 +312,10 @@ impl JudgingArgs {
 /// A command from the command line, built first when it is a source file (with `compiler`
 /// or the language's default), and checked to exist (a built-in always does); `flag` names
 /// it in the error. A build that fails is an error here: only the solver's is a verdict.
-pub(crate) fn resolve(
-    text: &str,
-    builtin_exe: &std::path::Path,
-    flag: &str,
-    compiler: Option<&str>,
-) -> Result<Program, String> {
+pub(crate) fn resolve(text: &str, runner: &Runner, flag: &str, compiler: Option<&str>) -> Result<Program, String> {
+    let builtin_exe = &runner.setup().launcher;
     let program = engine::parse_command(text, builtin_exe).map_err(|e| format!("{flag}: {e}"))?;
-    crate::exec::use_launcher(builtin_exe);
-    let program = crate::build::prepare(program, compiler).map_err(|e| match e.missing_tool {
+    let program = crate::build::prepare(runner, program, compiler).map_err(|e| match e.missing_tool {
         true => format!("{flag}: {e}"),
         false => format!("{flag}: CE: {e}"),
     })?;
@@ -337,17 +332,17 @@ const TOOL_HEAP_KIB: u64 = 256 << 10;
 pub(crate) fn build_solver(
     text: &str,
     words: &[String],
-    builtin_exe: &std::path::Path,
+    runner: &Runner,
     compiler: Option<&str>,
 ) -> Result<(Program, Option<String>), String> {
+    let builtin_exe = &runner.setup().launcher;
     let program = if words.is_empty() {
         engine::parse_command(text, builtin_exe)
     } else {
         engine::from_words(words, builtin_exe)
     }
     .map_err(|e| format!("--solver: {e}"))?;
-    crate::exec::use_launcher(builtin_exe);
-    match crate::build::prepare(program.clone(), compiler) {
+    match crate::build::prepare(runner, program.clone(), compiler) {
         Ok(built) => Ok((checked(built)?, None)),
         // Not the source's fault: the user must install something first.
         Err(e) if e.missing_tool => Err(e.to_string()),
@@ -398,16 +393,16 @@ impl Cli {
         defaults::Solver::choose(&self.command, self.solver.as_deref(), std::path::Path::new("."))
     }
 
-    /// The engine options for `solver`; `builtin_exe` is the program behind `@sudoku` and
-    /// `@fixture`. Without a solver, a stand-in: a run whose cases all name their own in
+    /// The engine options for `solver`, whose programs are built through `runner` (its
+    /// setup's launcher is the program behind `@sudoku` and `@fixture`, and becomes the
+    /// options' setup). Without a solver, a stand-in: a run whose cases all name their own in
     /// case.toml needs none, and the judging round refuses the others before anything runs.
-    pub fn options(&self, builtin_exe: PathBuf, solver: Option<&defaults::Solver>) -> Result<Options, String> {
-        self.judging.sandbox_checked()?;
+    pub fn options(&self, runner: &Runner, solver: Option<&defaults::Solver>) -> Result<Options, String> {
+        let builtin_exe = runner.setup().launcher.clone();
         let stand_in = defaults::Solver { text: "@sudoku".into(), words: Vec::new(), why: None };
         let chosen = solver.unwrap_or(&stand_in);
         let text = chosen.text.clone();
-        self.judging.register_language(&text, &chosen.words)?;
-        let source = solver_source(chosen, &builtin_exe);
+        let source = solver_source(chosen, &builtin_exe, &runner.setup().languages);
         // A problem's judge builds with its own command, where it is known.
         let judge_build = self.problem().and_then(|p| {
             let language = crate::build::Language::of(&source.as_ref()?.0)?;
@@ -418,12 +413,12 @@ impl Cli {
             }
         });
         let compiler = self.judging.compiler_cmd.as_deref().or(judge_build);
-        let (solver, solver_error) = build_solver(&text, &chosen.words, &builtin_exe, compiler)?;
-        let reference = self.reference.as_deref().map(|r| resolve(r, &builtin_exe, "--ref", compiler)).transpose()?;
+        let (solver, solver_error) = build_solver(&text, &chosen.words, runner, compiler)?;
+        let reference = self.reference.as_deref().map(|r| resolve(r, runner, "--ref", compiler)).transpose()?;
         let interactor = self
             .interactor
             .as_deref()
-            .map(|i| resolve(i, &builtin_exe, "--interactor", self.judging.compiler_cmd.as_deref()))
+            .map(|i| resolve(i, runner, "--interactor", self.judging.compiler_cmd.as_deref()))
             .transpose()?;
         let options = Options {
             jobs: if self.oversubscribe { usize::from(self.jobs) } else { usize::from(self.jobs).min(cores()) },
@@ -435,9 +430,10 @@ impl Cli {
             fail_fast: self.fail_fast,
             reference,
             interactor,
+            setup: runner.shared(),
             ..Options::new(solver, builtin_exe.clone())
         };
-        let options = self.judging.apply(options, &builtin_exe)?;
+        let options = self.judging.apply(options, runner)?;
         Ok(match self.problem() {
             // The problem's judge sets what the flags leave open; case.toml cannot loosen it.
             Some(p) => Options {
@@ -455,9 +451,14 @@ impl Cli {
 
     /// What building the solver will look like, for a spinner: "a.cpp with g++"; `None`
     /// when the solver is not a source file.
-    pub fn building(&self, builtin_exe: &std::path::Path, solver: &defaults::Solver) -> Option<String> {
-        let (source, _) = solver_source(solver, builtin_exe)?;
-        let chain = crate::languages::toolchain(&source, self.judging.compiler_cmd.as_deref())?;
+    pub fn building(
+        &self,
+        builtin_exe: &std::path::Path,
+        solver: &defaults::Solver,
+        languages: &crate::languages::Languages,
+    ) -> Option<String> {
+        let (source, _) = solver_source(solver, builtin_exe, languages)?;
+        let chain = crate::languages::toolchain(&source, self.judging.compiler_cmd.as_deref(), languages)?;
         let command = chain.build.unwrap_or(chain.run);
         let words = shlex::split(&command).unwrap_or_default();
         // `sh -c 'javac ...'`: the tool is the first word of the script.
@@ -475,13 +476,17 @@ impl Cli {
 }
 
 /// The solver's source file and its size, when the solver is given as one.
-fn solver_source(solver: &defaults::Solver, builtin_exe: &std::path::Path) -> Option<(PathBuf, u64)> {
+fn solver_source(
+    solver: &defaults::Solver,
+    builtin_exe: &std::path::Path,
+    languages: &crate::languages::Languages,
+) -> Option<(PathBuf, u64)> {
     let program = if solver.words.is_empty() {
         engine::parse_command(&solver.text, builtin_exe)
     } else {
         engine::from_words(&solver.words, builtin_exe)
     };
-    crate::build::source_of(&program.ok()?)
+    crate::build::source_of(&program.ok()?, languages)
 }
 
 /// Words of a judge command line that oj users type and that mean something else here (or

@@ -11,8 +11,9 @@ use crate::verdict::Judgement;
 use std::path::Path;
 
 /// Runs `solver` against `interactor` on `input`, `options.repeat` times, and judges the
-/// median run (by the solver's CPU time).
+/// median run (by the solver's CPU time); the solver runs through `runner`.
 pub fn judge_case(
+    runner: &crate::exec::Runner,
     case: &Case,
     options: &Options,
     solver: &Program,
@@ -22,7 +23,7 @@ pub fn judge_case(
 ) -> CaseResult {
     let answer = case.expected.as_deref();
     let mut runs: Vec<Exchange> =
-        (0..options.repeat.max(1)).map(|_| exchange(solver, interactor, input, answer, &limits)).collect();
+        (0..options.repeat.max(1)).map(|_| exchange(runner, solver, interactor, input, answer, &limits)).collect();
     let cpu_ms = spread(runs.iter().map(|r| r.solver.cpu_ms).collect());
     let wall_ms = spread(runs.iter().map(|r| r.solver.wall_ms).collect());
     runs.sort_by(|a, b| a.solver.cpu_ms.total_cmp(&b.solver.cpu_ms));

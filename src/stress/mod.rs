@@ -127,13 +127,13 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     let failures: Mutex<Vec<(TestRun, Vec<u8>)>> = Mutex::new(Vec::new());
     let problem: Mutex<Option<(u64, String)>> = Mutex::new(None);
     let progress = Mutex::new(Progress::default());
-    let worker = || loop {
+    let worker = |runner: &exec::Runner| loop {
         let number = next.fetch_add(1, Ordering::SeqCst);
         let out_of_time = options.duration.is_some_and(|d| started.elapsed() >= d);
         if number >= options.tests || out_of_time || stop.load(Ordering::SeqCst) {
             return;
         }
-        match one_test(options, number, work.path(), &nothing) {
+        match one_test(runner, options, number, work.path(), &nothing) {
             Err(why) => {
                 let mut p = problem.lock().unwrap_or_else(|p| p.into_inner());
                 if p.as_ref().map_or(true, |(n, _)| number < *n) {
@@ -163,10 +163,8 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     };
     std::thread::scope(|s| {
         for _ in 0..options.judge.jobs.max(1) {
-            s.spawn(|| {
-                worker();
-                crate::exec::release_launcher();
-            });
+            // Each worker owns its runner: its launcher, and everything it ran, ends with it.
+            s.spawn(|| worker(&exec::Runner::new(options.judge.setup.clone())));
         }
     });
     let mut tests = runs.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -179,7 +177,8 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     let ending = match (failures.into_iter().next(), problem) {
         (Some((test, input)), p) if p.as_ref().map_or(true, |(n, _)| test.number < *n) => {
             let p = *progress.lock().unwrap_or_else(|p| p.into_inner());
-            Ending::Failed(Box::new(shrink_and_save(options, test, input, work.path(), &|tries, bytes| {
+            let runner = exec::Runner::new(options.judge.setup.clone());
+            Ending::Failed(Box::new(shrink_and_save(&runner, options, test, input, work.path(), &|tries, bytes| {
                 on_test(&Progress { shrinking: Some((tries, bytes)), ..p })
             })))
         }
@@ -190,12 +189,18 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
 }
 
 /// Generates test `number`'s input and judges the solver on it.
-fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -> Result<(TestRun, Vec<u8>), String> {
+fn one_test(
+    runner: &exec::Runner,
+    options: &StressOptions,
+    number: u64,
+    work: &Path,
+    nothing: &Path,
+) -> Result<(TestRun, Vec<u8>), String> {
     let seed = test_seed(options.seed, number);
     let mut generator = options.generator.clone();
     generator.args.push(seed.to_string().into());
     let limits = generator_limits();
-    let facts = exec::run(&generator, nothing, &limits);
+    let facts = exec::run(runner, &generator, nothing, &limits);
     let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
     let said = |stderr: &[u8]| {
         let text = head(stderr);
@@ -222,13 +227,13 @@ fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -
             said(&facts.stderr)
         ));
     }
-    if let Err(why) = validate(options, &input, work, &format!("valid-{number}")) {
+    if let Err(why) = validate(runner, options, &input, work, &format!("valid-{number}")) {
         return Err(format!(
             "the validator refuses the input of test {number} (`{} {seed}`): {why}",
             options.generator_text
         ));
     }
-    let result = judge_input(options, &input, work, &format!("test-{number}"))?;
+    let result = judge_input(runner, options, &input, work, &format!("test-{number}"))?;
     if let Some(reference) = result.reference.filter(|r| r.verdict != Verdict::Ok) {
         return Err(format!(
             "the reference failed on test {number} (`{} {seed}`): {} {}",
@@ -259,12 +264,18 @@ fn head(stderr: &[u8]) -> String {
 }
 
 /// Whether the validator (if any) accepts `input`; the error is what it said.
-fn validate(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> Result<(), String> {
+fn validate(
+    runner: &exec::Runner,
+    options: &StressOptions,
+    input: &[u8],
+    work: &Path,
+    name: &str,
+) -> Result<(), String> {
     let Some(validator) = &options.validator else { return Ok(()) };
     let path = work.join(format!("{name}.txt"));
     std::fs::write(&path, input).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let limits = generator_limits();
-    let facts = exec::run(validator, &path, &limits);
+    let facts = exec::run(runner, validator, &path, &limits);
     let _ = std::fs::remove_file(&path);
     let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
     match judged.verdict {
@@ -275,7 +286,13 @@ fn validate(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> R
 }
 
 /// Judges the solver (against the reference, when there is one) on `input`.
-fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> Result<CaseResult, String> {
+fn judge_input(
+    runner: &exec::Runner,
+    options: &StressOptions,
+    input: &[u8],
+    work: &Path,
+    name: &str,
+) -> Result<CaseResult, String> {
     let path = work.join(format!("{name}.txt"));
     std::fs::write(&path, input).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let case = Case {
@@ -285,7 +302,7 @@ fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -
         config: CaseConfig::default(),
         problem: None,
     };
-    let result = engine::run_case(&case, &options.judge);
+    let result = engine::run_case(runner, &case, &options.judge);
     let _ = std::fs::remove_file(&path);
     Ok(result)
 }
@@ -295,6 +312,7 @@ fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -
 const SHRINK_TIME: Duration = Duration::from_secs(120);
 
 fn shrink_and_save(
+    runner: &exec::Runner,
     options: &StressOptions,
     test: TestRun,
     input: Vec<u8>,
@@ -303,7 +321,7 @@ fn shrink_and_save(
 ) -> Failure {
     let started = Instant::now();
     let same_failure = |candidate: &[u8]| {
-        judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
+        judge_input(runner, options, candidate, work, "shrink").is_ok_and(|r| {
             r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
         })
     };
@@ -321,7 +339,7 @@ fn shrink_and_save(
         tries += 1;
         // Past the time, every candidate is turned down: shrinking ends with what it has.
         let failed = started.elapsed() < SHRINK_TIME
-            && validate(options, candidate, work, "shrink-valid").is_ok()
+            && validate(runner, options, candidate, work, "shrink-valid").is_ok()
             && same_failure(candidate);
         if failed {
             smallest = smallest.min(candidate.len());
@@ -331,7 +349,7 @@ fn shrink_and_save(
     };
     let budget = if not_shrunk.is_some() { 0 } else { options.shrink_tries };
     let shrunk = shrink::shrink(&input, budget, &mut fails);
-    let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(dir, options, &test, &shrunk)) {
+    let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(runner, dir, options, &test, &shrunk)) {
         Some(Ok(path)) => (Some(path), None),
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),
