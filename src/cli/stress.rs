@@ -1,6 +1,6 @@
 //! `judge stress`: its command line, turned into [`StressOptions`], and where its report goes.
 
-use super::{build_solver, resolve, JudgingArgs};
+use super::judging::{build_solver, resolve, JudgingArgs};
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{cores, Options};
 use crate::limits::parse_time;

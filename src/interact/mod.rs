@@ -15,7 +15,6 @@
 //!   verdict;
 //! - an interactor that does not start, dies, fails (exit 3) or exceeds its own limits is IE.
 
-pub mod case;
 pub mod sudoku;
 pub mod transcript;
 

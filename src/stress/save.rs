@@ -2,8 +2,8 @@
 //! `input.txt`, `expected.txt` from the reference when there is one, and a `case.toml` with
 //! the checker, the limits, and how the input was found.
 
+use super::model::{StressOptions, TestRun};
 use super::shrink::Shrunk;
-use super::{StressOptions, TestRun};
 use crate::check::Checker;
 use crate::limits::Limits;
 use crate::verdict::{self, CheckOutcome, Verdict};
