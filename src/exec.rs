@@ -1,9 +1,12 @@
 //! Running one process under limits and collecting the raw facts of the run.
 //!
 //! Every run goes through its thread's launcher, held by a [`Runner`] (see
-//! [`crate::launcher`]): a small child subreaper that forks the program, so no figure carries the judge's own memory, and no
-//! process the program starts can outlive the run or hide its CPU time: when the program
-//! ends, the launcher kills and reaps every descendant and adds up their figures.
+//! [`crate::launcher`]): a small child subreaper that forks the program, so no figure
+//! carries the judge's own memory, and no process the program starts can outlive the run or
+//! hide its CPU time: when the program ends, the launcher kills and reaps every descendant
+//! and adds up their figures. A runner is dropped inside the thread that used it, so its
+//! launcher (and a keeper, reaped off the judge's path) is gone before the thread is joined,
+//! its CPU time counted in `time judge`.
 //!
 //! stdout and stderr are pipes drained by two threads here (so neither can fill up and
 //! block the program); stdout goes on to a temporary file (see [`crate::spool`]), or, for

@@ -1,9 +1,9 @@
 //! `judge listen`: a Competitive Companion listener. The browser extension POSTs each problem
 //! as JSON to a port on this machine; each becomes a problem folder (see [`write`](mod@write)).
 //!
-//! Plain HTTP/1.1 over `std::net`, on 127.0.0.1 and [::1] only, on a port the extension sends to as
-//! installed ([`ports`]), one request per connection ([`http`]). Each connection has a thread
-//! of its own (at most [`MAX_CONNECTIONS`] at once) and a deadline for its request, so a
+//! Plain HTTP/1.1 over `std::net`, on the loopback only (127.0.0.1 and `[::1]`, each accepted
+//! on a thread of its own), on a port the extension sends to as installed ([`ports`]), one
+//! request per connection ([`http`]). Each connection has a thread of its own (at most [`MAX_CONNECTIONS`] at once) and a deadline for its request, so a
 //! client that connects and says nothing never delays another's problem. Writing a problem and
 //! counting its batch happen one at a time. An `OPTIONS` preflight, which older versions of the
 //! extension send, is answered. Only the extension, or a tool without an origin such as curl,
@@ -65,7 +65,7 @@ struct Shared {
     addresses: Vec<SocketAddr>,
 }
 
-/// Serves on `listeners` (127.0.0.1 and [::1], one accepting thread each) until a batch is
+/// Serves on `listeners` (127.0.0.1 and `[::1]`, one accepting thread each) until a batch is
 /// complete (or for ever with `keep`), telling `on` what happens, from the connections'
 /// threads. Only an error of a listening socket itself ends it early.
 pub fn serve(

@@ -24,24 +24,24 @@ pub fn owner(port: u16) -> Option<&'static str> {
     DEFAULT_PORTS.iter().find(|(p, _)| *p == port).map(|(_, name)| *name)
 }
 
-/// The sockets listened on (127.0.0.1, and [::1] on the same port where the machine has
+/// The sockets listened on (127.0.0.1, and `[::1]` on the same port where the machine has
 /// IPv6), and the ports passed over because something else held them.
 pub struct Bound {
     pub listeners: Vec<TcpListener>,
     pub port: u16,
     pub taken: Vec<u16>,
-    /// Why [::1] is not listened on, when it is not: the machine has no IPv6 loopback.
+    /// Why `[::1]` is not listened on, when it is not: the machine has no IPv6 loopback.
     pub no_ipv6: Option<String>,
 }
 
-/// Listens on `port`, or (`None`) on the first default port free, on 127.0.0.1 and [::1]: a
+/// Listens on `port`, or (`None`) on the first default port free, on 127.0.0.1 and `[::1]`: a
 /// browser may resolve `localhost` to either first, and the extension posts to
-/// `http://localhost:PORT`. A port whose [::1] another program holds is taken too (the
+/// `http://localhost:PORT`. A port whose `[::1]` another program holds is taken too (the
 /// browser might reach that program); a machine without IPv6 gets 127.0.0.1 alone. The error
 /// names every port tried and why.
 pub fn bind(port: Option<u16>) -> Result<Bound, String> {
     let tried: Vec<u16> = match port {
-        // Any free port: one free on 127.0.0.1 may be held on [::1], so a few are tried.
+        // Any free port: one free on 127.0.0.1 may be held on `[::1]`, so a few are tried.
         Some(0) => vec![0; 8],
         Some(p) => vec![p],
         None => DEFAULT_PORTS.iter().map(|(p, _)| *p).collect(),
