@@ -2808,7 +2808,8 @@ mod nine {
     //! cells, naked singles and cells with two candidates, the first choice of a guess; when it
     //! finds no single, columns are searched for hidden singles (about a third fewer guesses
     //! on 17-clue puzzles). The loop records the digit-bands it visits, so that both of these
-    //! look only at the bands and digits that changed since they last did.
+    //! look only at the bands and digits that changed since they last did. On x86-64 the search
+    //! runs in the build of itself that the CPU's instructions allow (see `engine`).
 
     use super::*;
 
@@ -3628,7 +3629,8 @@ mod nine {
         Pext,
     }
 
-    /// The CPU's `Engine`, found once (`cpuid` traps to the hypervisor on a virtual machine).
+    /// The CPU's `Engine`, found once (`cpuid` traps to the hypervisor on a virtual machine);
+    /// `SUDOKU_PORTABLE` in the environment forces `Plain`, to compare the builds.
     #[cfg(target_arch = "x86_64")]
     fn engine() -> Engine {
         use std::sync::atomic::{AtomicU8, Ordering};
