@@ -5,24 +5,10 @@
 //! window it reads through answers as a reader of the whole input does, at any read size.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use sudoku_judge::solver::{solve_all, solve_stream, Failure, Mode, Reader};
 
 const MIB: u64 = 1 << 20;
-
-/// The solver file compiled alone with `rustc -O` into `dir`.
-fn standalone(dir: &Path) -> PathBuf {
-    let program = dir.join("sudoku");
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/sudoku.rs");
-    let built = std::process::Command::new("rustc")
-        .args(["--edition", "2021", "-O", "-o"])
-        .arg(&program)
-        .arg(source)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    program
-}
 
 /// Runs `program` with `args`, its stdin written by `feed` from another thread; its stdout
 /// goes to `check` as it comes. Returns its exit status, stderr and peak RSS in bytes (from
@@ -137,8 +123,7 @@ fn whitespace(out: &mut dyn Write, bytes: usize) {
 
 #[test]
 fn peak_memory_does_not_grow_with_the_input() {
-    let dir = tempfile::tempdir().unwrap();
-    let program = standalone(dir.path());
+    let program = super::compiled::standalone();
     // 100 MB of puzzle lines.
     let n = 100_000_000 / 82;
     let (code, stderr, rss) =
@@ -177,8 +162,7 @@ fn peak_memory_does_not_grow_with_the_input() {
 /// with the count, some 60 literals each.
 #[test]
 fn a_count_does_not_keep_its_solutions() {
-    let dir = tempfile::tempdir().unwrap();
-    let program = standalone(dir.path());
+    let program = super::compiled::standalone();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/sixteen/several-solutions-thinned/input.txt");
     let text = std::fs::read_to_string(path).unwrap();
     let grid = text.split("\n\n").nth(GRID).unwrap().trim_end().to_string() + "\n";
