@@ -1,6 +1,6 @@
 //! The solver programs several tests run, compiled with `rustc -O` as judges build them, once:
 //! the solver file alone, and each file `judge submit` tailors. Each `rustc -O` of the solver
-//! takes some 10 s of CPU, and the submit, stack-fault and streaming tests built seven where
+//! takes 7 to 10 s of CPU, and the submit, stack-fault and streaming tests built seven where
 //! four programs differ. A build is kept under the target folder, named by a hash of its
 //! source, flags and compiler, so a later run (or another test process, as under nextest)
 //! reuses it while nothing it was built from has changed.
@@ -28,8 +28,8 @@ pub fn tailored(problem: &Problem) -> PathBuf {
 }
 
 /// What `judge submit NAME` writes to stdout. Asked of the judge rather than tailored in this
-/// process: parsing the solver file takes some 20 MiB, and a program this process starts
-/// inherits its peak memory in the peak `wait4` reports, which the streaming tests measure.
+/// process: a program this process starts inherits its peak memory in the peak `wait4`
+/// reports, which the streaming tests measure (tailoring here took their 16 MiB count to 30).
 pub fn submitted(name: &str) -> String {
     let out = super::judge().args(["submit", name]).output().unwrap();
     assert!(out.status.success(), "judge submit {name}: {}", String::from_utf8_lossy(&out.stderr));
