@@ -493,6 +493,9 @@ mod stack_faults;
 #[path = "support/streaming.rs"]
 mod streaming;
 
+#[path = "support/compiled.rs"]
+mod compiled;
+
 #[test]
 fn damaged_inputs_of_every_style_are_answered_in_full_or_located() {
     // 30,000 inputs a run (about 6 s in a test build; the seed's first 100,000 were clean when
