@@ -437,6 +437,9 @@ mod figures_cli;
 #[path = "support/leftovers_cli.rs"]
 mod leftovers_cli;
 
+#[path = "support/prepared_cli.rs"]
+mod prepared_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 
