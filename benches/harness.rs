@@ -24,11 +24,14 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sudoku = Path::new(env!("CARGO_BIN_EXE_sudoku"));
     let judge = Path::new(env!("CARGO_BIN_EXE_judge"));
-    exec::use_launcher(judge);
     let case = discover(&[root.join("cases/poj2676/sample")]).expect("the sample case").remove(0);
     let input = case.input.clone().expect("input.txt");
     let program = Program { program: sudoku.into(), args: Vec::new(), env: Vec::new() };
     let options = Options { keep_output: false, ..Options::new(program.clone(), judge.to_path_buf()) };
+    // Two runners, the sandbox at `auto` (the default) and off, each with its own launcher.
+    let sandboxed = exec::Runner::new(options.setup.clone());
+    let setup = exec::Setup { sandbox: sudoku_judge::sandbox::Sandbox::off(), ..exec::Setup::new(judge) };
+    let unsandboxed = exec::Runner::new(std::sync::Arc::new(setup));
     let (mut bare, mut run, mut full, mut open) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
         let start = Instant::now();
@@ -42,19 +45,17 @@ fn main() {
         bare.push(start.elapsed().as_secs_f64() * 1e6);
 
         let start = Instant::now();
-        let facts = exec::run(&program, &input, &Limits::default());
+        let facts = exec::run(&sandboxed, &program, &input, &Limits::default());
         assert_eq!(facts.exit_code, Some(0));
         run.push(start.elapsed().as_secs_f64() * 1e6);
 
-        sudoku_judge::sandbox::set_level(sudoku_judge::sandbox::Level::Off);
         let start = Instant::now();
-        let facts = exec::run(&program, &input, &Limits::default());
+        let facts = exec::run(&unsandboxed, &program, &input, &Limits::default());
         assert_eq!(facts.exit_code, Some(0));
         open.push(start.elapsed().as_secs_f64() * 1e6);
-        sudoku_judge::sandbox::set_level(sudoku_judge::sandbox::Level::Auto);
 
         let start = Instant::now();
-        let result = engine::run_case(&case, &options);
+        let result = engine::run_case(&sandboxed, &case, &options);
         assert!(result.passed, "{:?}", result.detail);
         full.push(start.elapsed().as_secs_f64() * 1e6);
     }

@@ -58,6 +58,12 @@ fn each_us(all: &[Puzzle], runs: usize, solve: &mut dyn FnMut(&Puzzle)) -> Vec<f
         .collect()
 }
 
+thread_local! {
+    /// The bench runs every program from its main thread, through this one runner (its
+    /// launcher the judge executable, the sandbox at `auto`).
+    static RUNNER: exec::Runner = exec::Runner::new(std::sync::Arc::new(exec::Setup::new(Path::new(env!("CARGO_BIN_EXE_judge")))));
+}
+
 /// Whole process: median CPU µs a puzzle, the output checked by the sudoku checker.
 fn whole_process(program: &Program, file: &Path, n: usize, runs: usize) -> f64 {
     let limits =
@@ -66,7 +72,7 @@ fn whole_process(program: &Program, file: &Path, n: usize, runs: usize) -> f64 {
     median(
         (0..runs)
             .map(|_| {
-                let facts = exec::run(program, file, &limits);
+                let facts = RUNNER.with(|runner| exec::run(runner, program, file, &limits));
                 assert_eq!(facts.exit_code, Some(0), "{} failed", program.program.to_string_lossy());
                 let mut output = facts.stdout.reader().expect("the spooled output is readable");
                 assert_eq!(sudoku_check::check(&input, &mut output, None), CheckOutcome::Accepted);
@@ -138,7 +144,6 @@ fn random_grids(count: usize, solver: &mut Solver) -> (usize, usize, f64, f64) {
 }
 
 fn main() {
-    exec::use_launcher(Path::new(env!("CARGO_BIN_EXE_judge")));
     let quick = std::env::args().any(|a| a == "--quick");
     let (count, runs) = if quick { (20, 1) } else { (100, 5) };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

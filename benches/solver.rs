@@ -18,11 +18,22 @@ mod peers;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use sudoku_judge::exec::{self, Program};
+use sudoku_judge::exec::{self, Facts, Program};
 use sudoku_judge::limits::Limits;
 use sudoku_judge::solver::{Puzzle, Reader, Solver};
 use sudoku_judge::sudoku_check;
 use sudoku_judge::verdict::CheckOutcome;
+
+thread_local! {
+    /// The bench runs every program from its main thread, through this one runner (its
+    /// launcher the judge executable, the sandbox at `auto`).
+    static RUNNER: exec::Runner = exec::Runner::new(std::sync::Arc::new(exec::Setup::new(Path::new(env!("CARGO_BIN_EXE_judge")))));
+}
+
+/// `program` run on `file` under `limits`.
+fn run(program: &Program, file: &Path, limits: &Limits) -> Facts {
+    RUNNER.with(|runner| exec::run(runner, program, file, limits))
+}
 
 /// (file, short name, target whole-process µs a puzzle from the issue, if any)
 const SETS: [(&str, &str, Option<f64>); 5] = [
@@ -53,7 +64,7 @@ fn whole_process(sudoku: &Path, file: &Path, runs: usize) -> (f64, u64, bool) {
     // the tightest, and exact if any run's was.
     let mut peak = (u64::MAX, false);
     for _ in 0..runs {
-        let facts = exec::run(&program, file, &limits);
+        let facts = run(&program, file, &limits);
         assert_eq!(facts.exit_code, Some(0), "sudoku failed on {}", file.display());
         // Read the input only now, and drop it and the output before the next run.
         let input = std::fs::read(file).expect("readable set");
@@ -87,7 +98,7 @@ fn peak_memory(sudoku: &Path, file: &Path) -> (u64, bool) {
     };
     let limits =
         Limits { time: Duration::from_secs(600), memory_kib: 1 << 30, output_bytes: 1 << 20, ..Limits::default() };
-    let facts = exec::run(&program, file, &limits);
+    let facts = run(&program, file, &limits);
     assert_eq!(facts.exit_code, Some(0), "sudoku failed on {}", file.display());
     (facts.peak_rss_kib, facts.peak_rss_exact)
 }
@@ -151,7 +162,7 @@ fn peer_row(contenders: &[Contender], file: &Path, limit: usize, runs: usize) ->
     let mut counts: Option<Vec<u8>> = None;
     for _ in 0..runs {
         for (c, contender) in contenders.iter().enumerate() {
-            let facts = exec::run(&(contender.program)(limit), file, &limits);
+            let facts = run(&(contender.program)(limit), file, &limits);
             assert_eq!(facts.exit_code, Some(0), "{} failed on {}", contender.name, file.display());
             if limit == 1 {
                 let mut output = facts.stdout.reader().expect("the spooled output is readable");
@@ -189,7 +200,7 @@ fn startup_row(alone: &Path, input: &Path, runs: usize) {
     let limits =
         Limits { time: Duration::from_secs(60), memory_kib: 1 << 30, output_bytes: 1 << 20, ..Limits::default() };
     let cpu_us = |program: &Path| {
-        let facts = exec::run(&Program { program: program.into(), args: Vec::new(), env: Vec::new() }, input, &limits);
+        let facts = run(&Program { program: program.into(), args: Vec::new(), env: Vec::new() }, input, &limits);
         assert_eq!(facts.exit_code, Some(0), "{} failed on {}", program.display(), input.display());
         facts.cpu_ms * 1000.0
     };
@@ -276,7 +287,6 @@ fn peer_table(root: &Path, data: &Path, runs: usize) {
 
 fn main() {
     peers::act_as_crate_driver_if_asked();
-    exec::use_launcher(Path::new(env!("CARGO_BIN_EXE_judge")));
     let quick = std::env::args().any(|a| a == "--quick");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let data = root.join("../shared/data");

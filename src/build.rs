@@ -16,9 +16,9 @@ pub use crate::languages::Language;
 
 /// The source file `program` would be built from, and its size in bytes; `None` when its
 /// first word is not a source file.
-pub fn source_of(program: &Program) -> Option<(PathBuf, u64)> {
+pub fn source_of(program: &Program, languages: &crate::languages::Languages) -> Option<(PathBuf, u64)> {
     let source = PathBuf::from(&program.program);
-    crate::languages::toolchain(&source, None)?;
+    crate::languages::toolchain(&source, None, languages)?;
     let size = std::fs::metadata(&source).ok().filter(|m| m.is_file())?.len();
     Some((source, size))
 }
@@ -66,10 +66,12 @@ const BUILD_TIME: Duration = Duration::from_secs(60);
 
 /// `program` ready to run: unchanged unless its first word is a source file, which is then
 /// built (or found in the cache) with `command` or its language's default, and given its
-/// language's run command (the program's own arguments after it).
-pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, CompileError> {
+/// language's run command (the program's own arguments after it); the compiler runs through
+/// `runner`, whose setup also says the user's languages.
+pub fn prepare(runner: &exec::Runner, program: Program, command: Option<&str>) -> Result<Program, CompileError> {
     let source = PathBuf::from(&program.program);
-    let Some(chain) = crate::languages::toolchain(&source, command).filter(|_| source.is_file()) else {
+    let languages = &runner.setup().languages;
+    let Some(chain) = crate::languages::toolchain(&source, command, languages).filter(|_| source.is_file()) else {
         return Ok(program);
     };
     let template = chain.build.clone().unwrap_or_default();
@@ -83,7 +85,7 @@ pub fn prepare(program: Program, command: Option<&str>) -> Result<Program, Compi
         return Err(CompileError { missing_tool: true, ..fail(why) });
     }
     let out = match &chain.build {
-        Some(template) => Some(cached_build(&source, template).map_err(fail)?),
+        Some(template) => Some(cached_build(runner, &source, template).map_err(fail)?),
         None => None,
     };
     let words =
@@ -117,7 +119,7 @@ pub fn for_memory(program: &Program, memory_kib: u64) -> Program {
 }
 
 /// The program built from `source` by `template`, from the cache or built now.
-fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
+fn cached_build(runner: &exec::Runner, source: &Path, template: &str) -> Result<PathBuf, String> {
     let bytes = std::fs::read(source).map_err(|e| format!("cannot read the source: {e}"))?;
     let dir = crate::sandbox::toolchains::cache_dir().map_err(|e| format!("cannot make the build cache: {e}"))?;
     let out = dir.join(format!("{}-{}", key(&bytes, template), stem(source)));
@@ -139,7 +141,7 @@ fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
         let _ = std::fs::remove_file(&out);
     }
     if !out.exists() {
-        build(source, template, &out)?;
+        build(runner, source, template, &out)?;
         seal(&out).map_err(|e| format!("cannot record the build: {e}"))?;
     }
     Ok(out)
@@ -150,7 +152,7 @@ fn cached_build(source: &Path, template: &str) -> Result<PathBuf, String> {
 /// two judges building the same source at once never run a half-written program, and the
 /// compiler never writes the cache (where it could rewrite another program) nor reads what
 /// the sandbox hides (a secret, a case's answer) through `#include` or `include_str!`.
-fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
+fn build(runner: &exec::Runner, source: &Path, template: &str, out: &Path) -> Result<(), String> {
     // Unique to this build: two threads of one judge (parallel cases sharing a source)
     // must not write the same file.
     static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -173,7 +175,7 @@ fn build(source: &Path, template: &str, out: &Path) -> Result<(), String> {
     args.extend(crate::deps::ask(first, rest, &depfile));
     let compiler = Program { program: first.clone(), args, env: Vec::new() };
     let limits = Limits { time: BUILD_TIME, memory_kib: BUILD_MEMORY_KIB, output_bytes: 1 << 20, ..Limits::default() };
-    let facts = exec::run_build(&compiler, &limits, work.path());
+    let facts = exec::run_build(runner, &compiler, &limits, work.path());
     let said = |head: String| {
         let mut text = String::from_utf8_lossy(&facts.stderr).into_owned();
         if let Ok(stdout) = facts.stdout.read_all() {
@@ -314,6 +316,7 @@ mod tests {
     #[test]
     fn a_program_that_is_not_a_source_is_left_alone() {
         let p = Program { program: "python3".into(), args: vec!["x.py".into()], env: Vec::new() };
-        assert_eq!(prepare(p.clone(), None), Ok(p));
+        let runner = exec::Runner::new(std::sync::Arc::new(exec::Setup::new(Path::new("judge"))));
+        assert_eq!(prepare(&runner, p.clone(), None), Ok(p));
     }
 }

@@ -2,16 +2,19 @@
 //! per-case problems.
 //!
 //! A folder per case holds `input.txt`, optional `expected.txt` and optional `case.toml`; the
-//! other layouts (oj pairs, Polygon, AtCoder) are found by [`crate::layouts`]. A `case.toml`
+//! other layouts (oj pairs, Polygon, AtCoder) are found by [`layouts`]. A `case.toml`
 //! applies to its folder and everything below it, nearer files winning field by field.
 //!
 //! A problem with one case (an answer without input, a bad `case.toml`) is recorded on that
 //! case and judged IE; it never stops discovery of the others.
 
 pub mod checker;
+pub mod cph;
 pub mod files;
+pub mod layouts;
 pub mod model;
 pub mod split;
+pub mod verdicts;
 
 pub(crate) use model::{is_skipped, relative_name, Settings};
 pub use model::{shown_path, Case, CaseConfig, CaseFile};
@@ -179,14 +182,14 @@ pub fn holds_cases(dir: &Path) -> bool {
 }
 
 /// The cases that live directly in `dir`: the folder itself (`input.txt`), and any pairs of
-/// the other layouts (see [`crate::layouts`]). A folder with only a `case.toml` and
+/// the other layouts (see [`layouts`]). A folder with only a `case.toml` and
 /// subfolders holds settings for the cases below it; with no subfolders either, it is a case
 /// that lacks its input.
 fn cases_in_folder(root: &Path, dir: &Path, settings: &Settings) -> Vec<Case> {
     let input = dir.join("input.txt");
     let expected = dir.join("expected.txt");
     let present = |p: &Path| p.symlink_metadata().is_ok();
-    let pairs = crate::layouts::pairs_in_folder(root, dir, settings);
+    let pairs = layouts::pairs_in_folder(root, dir, settings);
     let has_subfolders = || std::fs::read_dir(dir).is_ok_and(|mut it| it.any(|e| e.is_ok_and(|e| e.path().is_dir())));
     let lone_toml = settings.own_file && pairs.is_empty() && !has_subfolders();
     let mut cases = Vec::new();

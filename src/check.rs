@@ -42,7 +42,14 @@ pub type Opener<'a> = &'a dyn Fn() -> io::Result<Box<dyn Source + 'a>>;
 
 /// Judges the output in `output` for a case whose input is at `input` and expected output
 /// (if any) at `expected`. Outputs and expected files are read as streams, never whole.
-pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
+/// An external checker runs through `runner`.
+pub fn check(
+    runner: &exec::Runner,
+    checker: &Checker,
+    input: &Path,
+    expected: Option<&Path>,
+    output: &Spool,
+) -> CheckOutcome {
     let open_answer = |path: &Path| crate::regular::open(path).map(|f| BufReader::with_capacity(1 << 16, f));
     if let Some(path) = expected {
         if let Err(e) = open_answer(path) {
@@ -80,7 +87,7 @@ pub fn check(checker: &Checker, input: &Path, expected: Option<&Path>, output: &
                 Ok(Box::new(open_answer(path)?) as Box<dyn Source>)
             }),
         },
-        Checker::External(program) => external(program, input, expected, output),
+        Checker::External(program) => external(runner, program, input, expected, output),
     }
 }
 
@@ -226,7 +233,13 @@ pub fn first_different_line(output: &Spool, expected: &Path) -> Option<u64> {
 /// 7 partial points (`points X` on stderr, X the share of the case's points from 0 to 1, as
 /// DMOJ, Luogu and UOJ read testlib's `quitp`), 16 + k partial (`_pc(k)`: k percent of the
 /// case's points). Its stderr is the feedback.
-fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &Spool) -> CheckOutcome {
+fn external(
+    runner: &exec::Runner,
+    program: &Program,
+    input: &Path,
+    expected: Option<&Path>,
+    output: &Spool,
+) -> CheckOutcome {
     let dir = match tempfile::tempdir_in(crate::interrupt::temp_root()) {
         Ok(d) => d,
         Err(e) => return CheckOutcome::Failed(format!("cannot make a folder for the checker: {e}")),
@@ -250,7 +263,7 @@ fn external(program: &Program, input: &Path, expected: Option<&Path>, output: &S
         ("EXPECTED_OUTPUT".into(), answer.into()),
     ]);
     let limits = Limits { time: CHECKER_TIME, memory_kib: 1 << 20, output_bytes: 1 << 20, ..Limits::default() };
-    let facts = exec::run_sending_stdout(&full, input, &limits, exec::Stdout::Discard);
+    let facts = exec::run_sending_stdout(runner, &full, input, &limits, exec::Stdout::Discard);
     testlib_outcome(&facts, "checker")
 }
 
@@ -374,6 +387,7 @@ mod tests {
         std::fs::write(&input, "x").unwrap();
         let c = Checker::Builtin(CheckerKind::Lines);
         let output = Spool::from_bytes(b"y").unwrap();
-        assert_eq!(check(&c, &input, None, &output), CheckOutcome::NothingToCompare);
+        let runner = exec::Runner::new(std::sync::Arc::new(exec::Setup::new(Path::new("judge"))));
+        assert_eq!(check(&runner, &c, &input, None, &output), CheckOutcome::NothingToCompare);
     }
 }

@@ -1,6 +1,9 @@
 //! The engine: run every case (repeats, jobs, fail-fast) and judge it. It sees typed options
 //! only, never the command line, and prints nothing: results go back as values.
 
+pub mod interactive;
+pub mod results;
+
 use crate::cases::Case;
 use crate::check::{self, Checker, CheckerKind};
 use crate::diff::DiffWindow;
@@ -8,9 +11,12 @@ use crate::exec::{self, Facts, Program};
 use crate::limits::Limits;
 use crate::spool::{self, Spool};
 use crate::verdict::{self, CheckOutcome, Judgement, Verdict};
+
+use results::{head_of, passes, spread};
+pub use results::{input_head, CaseResult, InputHead, ReferenceRun, Spread, HEAD_LINES, HEAD_LINE_BYTES};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Everything the engine needs, already checked.
@@ -20,6 +26,9 @@ pub struct Options {
     pub solver: Program,
     /// The program that `@sudoku` and `@fixture` run (the `judge` executable).
     pub builtin_exe: PathBuf,
+    /// What every run is given: the sandbox, the user's languages, the launcher. Each worker
+    /// thread runs through a [`exec::Runner`] of its own over it.
+    pub setup: Arc<exec::Setup>,
     /// Limits from the command line; they beat `case.toml`, which beats the defaults.
     pub time_limit: Option<Duration>,
     /// `--wall-limit`: when a run not using the CPU is ended, instead of the default.
@@ -75,10 +84,11 @@ impl Options {
     }
 
     /// Options with the defaults of the command line: one job, one run, no filter, limits
-    /// and checker from each case's `case.toml`.
+    /// and checker from each case's `case.toml`, the sandbox at `auto`.
     pub fn new(solver: Program, builtin_exe: PathBuf) -> Options {
         Options {
             solver,
+            setup: Arc::new(exec::Setup::new(&builtin_exe)),
             builtin_exe,
             time_limit: None,
             wall_limit: None,
@@ -105,113 +115,6 @@ impl Options {
     }
 }
 
-/// Min, median and max over the repeats of one case.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct Spread {
-    pub min: f64,
-    pub median: f64,
-    pub max: f64,
-}
-
-/// The outcome of one case.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct CaseResult {
-    pub name: String,
-    pub verdict: Verdict,
-    /// The verdict `case.toml` asks for, when it asks for one.
-    pub expected_verdict: Option<Verdict>,
-    pub passed: bool,
-    pub detail: String,
-    pub limits: Limits,
-    /// The facts of the median run (by CPU time).
-    pub facts: Facts,
-    pub runs: usize,
-    pub cpu_ms: Spread,
-    pub wall_ms: Spread,
-    /// Set when an accepted run came within 10% of the time limit.
-    pub warning: Option<String>,
-    /// A line diff against the expected output, for WA and PE.
-    #[serde(skip)]
-    pub diff: Option<DiffWindow>,
-    /// How the reference solution (`--ref`) ran on this case, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reference: Option<ReferenceRun>,
-    /// Points earned, out of `max_points` (case.toml `points`, default 1): all of them for
-    /// AC, the checker's share for PC, none otherwise.
-    pub points: f64,
-    pub max_points: f64,
-    /// Whether case.toml gave this case points (so the report shows scores).
-    #[serde(skip)]
-    pub scored: bool,
-    /// The first lines of the input of a failed case (see [`input_head`]), for the report.
-    #[serde(skip)]
-    pub input_head: Option<InputHead>,
-    /// The last lines each way between the solver and the interactor of a failed
-    /// interactive case, for the report (and `--json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub transcript: Option<crate::interact::Transcript>,
-    /// Which tests inside a failed multi-test file failed (see [`crate::subcases`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subcases: Option<crate::subcases::Subcases>,
-}
-
-/// The head of a case's input as a report shows it: at most [`HEAD_LINES`] lines of at most
-/// [`HEAD_LINE_BYTES`] bytes each, and whether there is more.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputHead {
-    pub lines: Vec<Vec<u8>>,
-    pub more: bool,
-}
-
-pub const HEAD_LINES: usize = 10;
-pub const HEAD_LINE_BYTES: usize = 160;
-
-/// Reads the head of `input` without reading it whole (an input may be gigabytes).
-pub fn input_head(input: &Path) -> Option<InputHead> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    let file = crate::regular::open(input).ok()?;
-    file.take((HEAD_LINES * (HEAD_LINE_BYTES + 1024)) as u64).read_to_end(&mut buf).ok()?;
-    let mut lines: Vec<Vec<u8>> = buf.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
-    if lines.last().is_some_and(Vec::is_empty) {
-        lines.pop();
-    }
-    let more = lines.len() > HEAD_LINES || std::fs::metadata(input).ok()?.len() > buf.len() as u64;
-    lines.truncate(HEAD_LINES);
-    for line in &mut lines {
-        if line.len() > HEAD_LINE_BYTES {
-            line.truncate(HEAD_LINE_BYTES);
-            line.extend_from_slice("…".as_bytes());
-        }
-    }
-    Some(InputHead { lines, more })
-}
-
-/// The head of a test's input already in memory, cut as [`input_head`] cuts a file's.
-fn head_of(bytes: &[u8]) -> InputHead {
-    let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
-    if lines.last().is_some_and(Vec::is_empty) {
-        lines.pop();
-    }
-    let more = lines.len() > HEAD_LINES;
-    lines.truncate(HEAD_LINES);
-    for line in &mut lines {
-        if line.len() > HEAD_LINE_BYTES {
-            line.truncate(HEAD_LINE_BYTES);
-            line.extend_from_slice("…".as_bytes());
-        }
-    }
-    InputHead { lines, more }
-}
-
-/// The reference solution's run on a case: it must end cleanly (`OK`) for its output to be
-/// the expected one; otherwise the case is IE, never blamed on the solver.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct ReferenceRun {
-    pub verdict: Verdict,
-    pub cpu_ms: f64,
-}
-
 /// Lines shown before the first difference, lines in a window, and bytes kept of a line.
 const DIFF_CONTEXT: u64 = 2;
 const DIFF_LINES: usize = 40;
@@ -224,41 +127,6 @@ fn diff_window(output: &Spool, expected: &Path) -> Option<DiffWindow> {
     let (output_lines, output_cut) = window(output.reader().ok()?)?;
     let (expected_lines, expected_cut) = window(std::io::BufReader::new(crate::regular::open(expected).ok()?))?;
     Some(DiffWindow { from_line, output: output_lines, expected: expected_lines, cut: output_cut || expected_cut })
-}
-
-/// Whether `verdict` passes `case`: the verdict its `case.toml` expects, or else AC or OK.
-pub(crate) fn passes(case: &Case, verdict: Verdict) -> bool {
-    match case.config.expect {
-        Some(expected) => verdict == expected,
-        None => verdict.is_pass(),
-    }
-}
-
-impl CaseResult {
-    pub(crate) fn without_run(case: &Case, limits: Limits, verdict: Verdict, detail: String) -> CaseResult {
-        let passed = passes(case, verdict);
-        CaseResult {
-            name: case.name.clone(),
-            verdict,
-            expected_verdict: case.config.expect,
-            passed,
-            detail,
-            limits,
-            facts: Facts::default(),
-            runs: 0,
-            cpu_ms: Spread::default(),
-            wall_ms: Spread::default(),
-            warning: None,
-            diff: None,
-            reference: None,
-            points: 0.0,
-            max_points: case.config.points.unwrap_or(1.0),
-            scored: case.config.points.is_some(),
-            input_head: None,
-            transcript: None,
-            subcases: None,
-        }
-    }
 }
 
 /// Turns a command line (`./a.out --fast`, `@sudoku`) into a program, split like a shell
@@ -309,15 +177,6 @@ pub fn select<'a>(cases: &'a [Case], options: &Options) -> Vec<&'a Case> {
         .collect()
 }
 
-/// The median of `values` (the upper one of the middle two).
-pub(crate) fn spread(mut values: Vec<f64>) -> Spread {
-    values.sort_by(f64::total_cmp);
-    match (values.first(), values.last()) {
-        (Some(&min), Some(&max)) => Spread { min, median: values[values.len() / 2], max },
-        _ => Spread::default(),
-    }
-}
-
 /// Whether `case` is tagged interactive (the listener's tag) with no interactor to judge it.
 fn lacks_interactor(case: &Case, options: &Options) -> bool {
     case.config.tags.iter().any(|t| t == "interactive")
@@ -353,9 +212,8 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Runs and judges one case.
-pub fn run_case(case: &Case, options: &Options) -> CaseResult {
-    exec::use_launcher(&options.builtin_exe);
+/// Runs and judges one case, its programs through `runner`.
+pub fn run_case(runner: &exec::Runner, case: &Case, options: &Options) -> CaseResult {
     let cores = cores();
     let limits = Limits {
         wall_factor: ((options.jobs + cores - 1) / cores).max(1) as u32,
@@ -382,11 +240,13 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         Some(text) => match parse_command(text, &options.builtin_exe) {
             Ok(p) => {
                 let p = beside(p, case.config.solver_dir.as_deref().unwrap_or(folder));
-                if let Some(why) = crate::build::over_limit(&crate::build::source_of(&p), source_limit) {
+                if let Some(why) =
+                    crate::build::over_limit(&crate::build::source_of(&p, &runner.setup().languages), source_limit)
+                {
                     return CaseResult::without_run(case, limits, Verdict::Ce, why);
                 }
                 let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
-                match crate::build::prepare(p, compiler) {
+                match crate::build::prepare(runner, p, compiler) {
                     Ok(p) => p,
                     Err(e) => return CaseResult::without_run(case, limits, Verdict::Ce, e.to_string()),
                 }
@@ -417,7 +277,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     let tool = |field: &str, cmd: &str, dir: Option<&Path>| {
         let p = parse_command(cmd, &options.builtin_exe).map_err(|e| format!("case.toml: {field}: {e}"))?;
         let compiler = options.compiler_cmd.as_deref().or(case.config.compiler_cmd.as_deref());
-        crate::build::prepare(beside(p, dir.unwrap_or(folder)), compiler)
+        crate::build::prepare(runner, beside(p, dir.unwrap_or(folder)), compiler)
             .map(|p| crate::build::for_memory(&p, 256 << 10))
             .map_err(|e| format!("case.toml: {field}: {e}"))
     };
@@ -433,7 +293,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         if options.reference.is_some() {
             return ie("an interactive case is judged by its interactor: --ref has nothing to stand in for".into());
         }
-        return crate::interact::case::judge_case(case, options, &solver, &interactor, input, limits);
+        return interactive::judge_case(runner, case, options.repeat, &solver, &interactor, input, limits);
     }
     let checker = match (&options.checker, &case.config.checker_cmd, case.config.checker) {
         (Some(c), _, _) => c.clone(),
@@ -447,7 +307,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
     // A file-I/O problem's files (the command line's over case.toml's), for the reference too.
     let files = options.files.over(&case.config.files);
     let reference = options.reference.as_ref().map(|program| {
-        let (facts, missing) = crate::fileio::run(program, input, &limits, &files);
+        let (facts, missing) = crate::fileio::run(runner, program, input, &limits, &files);
         let facts = match missing {
             Some(m) => Facts { spawn_error: Some(m.why()), ..facts },
             None => facts,
@@ -466,7 +326,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         None => case.expected.as_deref(),
     };
     let mut runs: Vec<(Facts, Option<crate::fileio::Missing>)> =
-        (0..options.repeat.max(1)).map(|_| crate::fileio::run(&solver, input, &limits, &files)).collect();
+        (0..options.repeat.max(1)).map(|_| crate::fileio::run(runner, &solver, input, &limits, &files)).collect();
     let cpu_ms = spread(runs.iter().map(|(f, _)| f.cpu_ms).collect());
     let wall_ms = spread(runs.iter().map(|(f, _)| f.wall_ms).collect());
     runs.sort_by(|a, b| a.0.cpu_ms.total_cmp(&b.0.cpu_ms));
@@ -476,7 +336,7 @@ pub fn run_case(case: &Case, options: &Options) -> CaseResult {
         // No output file: nothing to compare, whatever the answer (an empty one included).
         let o = match &missing {
             Some(m) => CheckOutcome::Wrong(m.why()),
-            None => check::check(&checker, input, expected, &facts.stdout),
+            None => check::check(runner, &checker, input, expected, &facts.stdout),
         };
         outcome = Some(o.clone());
         o
@@ -559,12 +419,13 @@ pub enum Event<'a> {
 /// each one starts and ends. Results come back in the order of `cases`.
 pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Vec<CaseResult> {
     // No run reads a case's files but through its stdin, its checker's arguments.
-    crate::sandbox::view::hide_cases(cases.iter().flat_map(Case::data_files));
+    let sandbox = options.setup.sandbox.clone().hiding(cases.iter().flat_map(Case::data_files));
+    let setup = Arc::new(exec::Setup { sandbox, ..(*options.setup).clone() });
     let chosen = select(cases, options);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; chosen.len()]);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let worker = || loop {
+    let worker = |runner: &exec::Runner| loop {
         let i = next.fetch_add(1, Ordering::SeqCst);
         let Some(case) = chosen.get(i) else { return };
         let result = if stop.load(Ordering::SeqCst) {
@@ -572,7 +433,7 @@ pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sy
             CaseResult::without_run(case, limits, Verdict::Sk, "skipped after a failure (--fail-fast)".into())
         } else {
             on_event(Event::Started(i, case));
-            run_case(case, options)
+            run_case(runner, case, options)
         };
         if options.fail_fast && !result.passed && result.verdict != Verdict::Sk {
             stop.store(true, Ordering::SeqCst);
@@ -582,10 +443,8 @@ pub fn run_all(cases: &[Case], options: &Options, on_event: &(dyn Fn(Event) + Sy
     };
     std::thread::scope(|s| {
         for _ in 0..options.jobs.clamp(1, chosen.len().max(1)) {
-            s.spawn(|| {
-                worker();
-                crate::exec::release_launcher();
-            });
+            // Each worker owns its runner: its launcher, and everything it ran, ends with it.
+            s.spawn(|| worker(&exec::Runner::new(Arc::clone(&setup))));
         }
     });
     results.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().flatten().collect()

@@ -1,9 +1,12 @@
 //! Running one process under limits and collecting the raw facts of the run.
 //!
-//! Every run goes through this thread's launcher (see [`crate::launcher`]): a small child
-//! subreaper that forks the program, so no figure carries the judge's own memory, and no
-//! process the program starts can outlive the run or hide its CPU time: when the program
-//! ends, the launcher kills and reaps every descendant and adds up their figures.
+//! Every run goes through its thread's launcher, held by a [`Runner`] (see
+//! [`crate::launcher`]): a small child subreaper that forks the program, so no figure
+//! carries the judge's own memory, and no process the program starts can outlive the run or
+//! hide its CPU time: when the program ends, the launcher kills and reaps every descendant
+//! and adds up their figures. A runner is dropped inside the thread that used it, so its
+//! launcher (and a keeper, reaped off the judge's path) is gone before the thread is joined,
+//! its CPU time counted in `time judge`.
 //!
 //! stdout and stderr are pipes drained by two threads here (so neither can fill up and
 //! block the program); stdout goes on to a temporary file (see [`crate::spool`]), or, for
@@ -98,27 +101,58 @@ const STALL: Duration = Duration::from_millis(250);
 /// gone (only a process outside the run could hold them open longer).
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
-thread_local! {
-    /// This thread's launcher, started on its first run.
-    static LAUNCHER: std::cell::RefCell<Option<Launcher>> = const { std::cell::RefCell::new(None) };
+/// What every run of one judging round is given: its sandbox, the languages its builds know
+/// and the program that serves as launcher (`PROGRAM --builtin launcher`: the `judge`
+/// executable). Made once, shared by the round's threads, never a global.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub sandbox: crate::sandbox::Sandbox,
+    pub languages: crate::languages::Languages,
+    pub launcher: PathBuf,
 }
 
-static LAUNCHER_EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-
-/// Ends this thread's launcher, returning once it and everything it ran are gone. Every
-/// thread that ran programs calls this last: a scoped thread's join does not wait for its
-/// thread-locals to be dropped, and the main thread's never are, so the judge could exit
-/// with a launcher (and a keeper, reaped off the judge's path) still alive, its CPU time
-/// missing from `time judge`.
-pub fn release_launcher() {
-    let launcher = LAUNCHER.with(|cell| cell.borrow_mut().take());
-    drop(launcher);
+impl Setup {
+    /// `auto`, nothing passed or hidden, no language of the user's, `launcher` as launcher.
+    pub fn new(launcher: &Path) -> Setup {
+        Setup {
+            sandbox: crate::sandbox::Sandbox::default(),
+            languages: crate::languages::Languages::default(),
+            launcher: launcher.to_path_buf(),
+        }
+    }
 }
 
-/// Names the program that serves as launcher (`PROGRAM --builtin launcher`): the `judge`
-/// executable. The first call wins; without one, the running executable is used.
-pub fn use_launcher(exe: &Path) {
-    let _ = LAUNCHER_EXE.set(exe.to_path_buf());
+/// One thread's way of running programs: the round's [`Setup`] and this thread's launcher,
+/// started on its first run and ended (with everything it ran) when the runner is dropped.
+/// A thread that runs programs owns one and hands it down; another thread makes its own
+/// ([`Runner::another`]).
+pub struct Runner {
+    setup: Arc<Setup>,
+    launcher: std::cell::RefCell<Option<Launcher>>,
+}
+
+impl Runner {
+    pub fn new(setup: Arc<Setup>) -> Runner {
+        Runner { setup, launcher: std::cell::RefCell::new(None) }
+    }
+
+    /// A runner for another thread: the same setup, a launcher of its own.
+    pub fn another(&self) -> Runner {
+        Runner::new(Arc::clone(&self.setup))
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The shared setup, for a runner of another thread.
+    pub fn shared(&self) -> Arc<Setup> {
+        Arc::clone(&self.setup)
+    }
+
+    fn sandboxed(&self) -> bool {
+        self.setup.sandbox.on()
+    }
 }
 
 /// A pipe, both ends close-on-exec: (read end, write end).
@@ -133,32 +167,30 @@ pub fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// Runs `program` with `stdin` as its standard input under `limits`, in the sandbox
-/// (see [`crate::sandbox`]) at the level the command line set.
-pub fn run(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
-    run_sending_stdout(program, stdin, limits, Stdout::Keep)
+/// (see [`crate::sandbox`]) that `runner`'s setup says.
+pub fn run(runner: &Runner, program: &Program, stdin: &Path, limits: &Limits) -> Facts {
+    run_sending_stdout(runner, program, stdin, limits, Stdout::Keep)
 }
 
 /// As [`run`], with `folder` (a fresh folder of the judge's, see [`crate::fileio`]) also
 /// writable by a sandboxed run.
-pub fn run_in_folder(program: &Program, stdin: &Path, limits: &Limits, folder: &Path) -> Facts {
-    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
+pub fn run_in_folder(runner: &Runner, program: &Program, stdin: &Path, limits: &Limits, folder: &Path) -> Facts {
     let extra = Extra { writable: vec![folder.as_os_str().to_owned()], ..Extra::default() };
-    run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &extra, sandboxed)
+    run_as(runner, program, Stdin::File(stdin), limits, Stdout::Keep, &extra, runner.sandboxed())
 }
 
 /// As [`run`], outside any sandbox.
-pub fn run_trusted(program: &Program, stdin: &Path, limits: &Limits) -> Facts {
-    run_as(program, Stdin::File(stdin), limits, Stdout::Keep, &Extra::default(), false)
+pub fn run_trusted(runner: &Runner, program: &Program, stdin: &Path, limits: &Limits) -> Facts {
+    run_as(runner, program, Stdin::File(stdin), limits, Stdout::Keep, &Extra::default(), false)
 }
 
 /// As [`run`], for a compiler: in the sandbox at the judge's level, reading its toolchain
 /// ([`crate::sandbox::toolchains`]) and what its command names (the source's folder, minus
 /// every case and answer), writing only `output` (a fresh folder of the judge's) and its
 /// scratch folder. stdin is empty.
-pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
-    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
-    if !sandboxed {
-        return run_trusted(program, Path::new("/dev/null"), limits);
+pub fn run_build(runner: &Runner, program: &Program, limits: &Limits, output: &Path) -> Facts {
+    if !runner.sandboxed() {
+        return run_trusted(runner, program, Path::new("/dev/null"), limits);
     }
     let tools = crate::sandbox::toolchains::for_builds();
     let mut env = tools.env.clone();
@@ -170,7 +202,7 @@ pub fn run_build(program: &Program, limits: &Limits, output: &Path) -> Facts {
         writable.extend(tools.writable.iter().map(|w| w.clone().into_os_string()));
     }
     let extra = Extra { writable, readable: tools.readable, hidden: tools.hidden, build: true };
-    run_as(&program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &extra, true)
+    run_as(runner, &program, Stdin::File(Path::new("/dev/null")), limits, Stdout::Keep, &extra, true)
 }
 
 /// What a sandboxed run may reach beyond its command and scratch folder, and what it may not.
@@ -230,23 +262,30 @@ pub enum StreamEnd {
 }
 
 /// As [`run`], with stdout sent where `stdout` says.
-pub fn run_sending_stdout(program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout) -> Facts {
-    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
-    run_as(program, Stdin::File(stdin), limits, stdout, &Extra::default(), sandboxed)
+pub fn run_sending_stdout(runner: &Runner, program: &Program, stdin: &Path, limits: &Limits, stdout: Stdout) -> Facts {
+    run_as(runner, program, Stdin::File(stdin), limits, stdout, &Extra::default(), runner.sandboxed())
 }
 
 /// As [`run`], for one program of an interactive case: stdin is `stdin` (a pipe's read end),
 /// stdout is relayed as [`Stdout::Relay`] says, and in the sandbox the files in `writable`
 /// (made beforehand by the judge) may be written as well as the scratch folder. Both
 /// programs of a case run at once, each through this call on its own thread (so through its
-/// own launcher), each under its own limits and watchdog.
-pub fn run_relayed(program: &Program, stdin: OwnedFd, stdout: Stdout, writable: &[PathBuf], limits: &Limits) -> Facts {
+/// own runner and launcher), each under its own limits and watchdog.
+pub fn run_relayed(
+    runner: &Runner,
+    program: &Program,
+    stdin: OwnedFd,
+    stdout: Stdout,
+    writable: &[PathBuf],
+    limits: &Limits,
+) -> Facts {
     let writable = writable.iter().map(|p| p.clone().into_os_string()).collect();
-    let sandboxed = crate::sandbox::level() != crate::sandbox::Level::Off;
-    run_as(program, Stdin::Pipe(stdin), limits, stdout, &Extra { writable, ..Extra::default() }, sandboxed)
+    let extra = Extra { writable, ..Extra::default() };
+    run_as(runner, program, Stdin::Pipe(stdin), limits, stdout, &extra, runner.sandboxed())
 }
 
 fn run_as(
+    runner: &Runner,
     program: &Program,
     stdin: Stdin<'_>,
     limits: &Limits,
@@ -254,23 +293,19 @@ fn run_as(
     extra: &Extra,
     sandboxed: bool,
 ) -> Facts {
-    LAUNCHER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let exe = match LAUNCHER_EXE.get() {
-                Some(e) => e.clone(),
-                None => std::env::current_exe().unwrap_or_default(),
-            };
-            match Launcher::start(&exe) {
-                Ok(l) => *slot = Some(l),
-                Err(e) => return spawn_error(format!("cannot start the launcher {}: {e}", exe.display())),
-            }
+    let mut slot = runner.launcher.borrow_mut();
+    if slot.is_none() {
+        let exe = &runner.setup.launcher;
+        match Launcher::start(exe) {
+            Ok(l) => *slot = Some(l),
+            Err(e) => return spawn_error(format!("cannot start the launcher {}: {e}", exe.display())),
         }
-        let launcher = slot.as_ref().expect("started above");
-        run_with(launcher, program, stdin, limits, stdout, extra, sandboxed).unwrap_or_else(|e| {
-            *slot = None; // a broken launcher is replaced on the next run
-            spawn_error(format!("the launcher failed: {e}"))
-        })
+    }
+    let launcher = slot.as_ref().expect("started above");
+    let sandbox = &runner.setup.sandbox;
+    run_with(launcher, sandbox, program, stdin, limits, stdout, extra, sandboxed).unwrap_or_else(|e| {
+        *slot = None; // a broken launcher is replaced on the next run
+        spawn_error(format!("the launcher failed: {e}"))
     })
 }
 
@@ -299,9 +334,12 @@ fn spawn_error(why: String) -> Facts {
     Facts { spawn_error: Some(why), ..Facts::default() }
 }
 
-/// One run through `launcher`; `Err` only when the launcher itself failed.
+/// One run through `launcher`, in `sandbox` when `sandboxed`; `Err` only when the launcher
+/// itself failed.
+#[allow(clippy::too_many_arguments)]
 fn run_with(
     launcher: &Launcher,
+    sandbox: &crate::sandbox::Sandbox,
     program: &Program,
     stdin: Stdin<'_>,
     limits: &Limits,
@@ -362,7 +400,11 @@ fn run_with(
     let request = Request {
         program: program_path,
         args: program.args.iter().map(absolute).collect(),
-        env: if sandboxed { crate::sandbox::environment::for_run(&program.env) } else { program.env.clone() },
+        env: if sandboxed {
+            crate::sandbox::environment::for_run(&program.env, sandbox.passed())
+        } else {
+            program.env.clone()
+        },
         cpu_backstop_s: limits.wall_limit().as_secs() + 1,
         scratch: scratch.as_ref().map(|s| s.path_buf().into_os_string()),
         memory_kib: limits.memory_kib,
@@ -379,11 +421,7 @@ fn run_with(
         } else {
             0
         },
-        hidden: crate::sandbox::view::hidden_cases()
-            .into_iter()
-            .chain(extra.hidden.iter().cloned())
-            .map(PathBuf::into_os_string)
-            .collect(),
+        hidden: sandbox.hidden().iter().chain(&extra.hidden).cloned().map(PathBuf::into_os_string).collect(),
         readable: extra.readable.iter().map(|r| r.clone().into_os_string()).collect(),
         writable: writable.to_vec(),
         build: extra.build,

@@ -29,9 +29,15 @@ impl Missing {
 
 /// Runs `program` on `stdin` as [`exec::run`] does, with `files`' input in its working folder
 /// and its answer taken from `files`' output; `Missing` when it wrote no output file.
-pub fn run(program: &Program, stdin: &Path, limits: &Limits, files: &Files) -> (Facts, Option<Missing>) {
+pub fn run(
+    runner: &exec::Runner,
+    program: &Program,
+    stdin: &Path,
+    limits: &Limits,
+    files: &Files,
+) -> (Facts, Option<Missing>) {
     if files.is_empty() {
-        return (exec::run(program, stdin, limits), None);
+        return (exec::run(runner, program, stdin, limits), None);
     }
     let folder = match tempfile::Builder::new().prefix("judge-files-").tempdir_in(crate::interrupt::temp_root()) {
         Ok(f) => f,
@@ -46,7 +52,7 @@ pub fn run(program: &Program, stdin: &Path, limits: &Limits, files: &Files) -> (
             return (failed(format!("cannot put the input in the run's folder as {name}: {e}")), None);
         }
     }
-    let mut facts = exec::run_in_folder(&in_folder(program, folder.path()), stdin, limits, folder.path());
+    let mut facts = exec::run_in_folder(runner, &in_folder(program, folder.path()), stdin, limits, folder.path());
     let Some(name) = &files.output else { return (facts, None) };
     if facts.spawn_error.is_some() {
         return (facts, None);

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::RwLock;
 
 /// The languages the judge knows how to build and run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,14 +47,10 @@ impl Language {
         Language::JavaScript,
     ];
 
-    /// The language of a source file, by its extension (`.py` is CPython; PyPy by `--lang
-    /// pypy`), after the user's own tables.
+    /// The language of a source file, by its extension alone (`.py` is CPython); see
+    /// [`Languages::of`] for the user's own tables.
     pub fn of(path: &Path) -> Option<Language> {
-        let ext = path.extension()?.to_str()?;
-        if let Some(custom) = custom(ext) {
-            return custom.preset;
-        }
-        Language::by_extension(ext)
+        Language::by_extension(path.extension()?.to_str()?)
     }
 
     fn by_extension(ext: &str) -> Option<Language> {
@@ -167,23 +162,34 @@ pub struct Custom {
     pub run: Option<String>,
 }
 
-fn table() -> &'static RwLock<HashMap<String, Custom>> {
-    static TABLE: std::sync::OnceLock<RwLock<HashMap<String, Custom>>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(Default::default)
-}
+/// What the user said about extensions (`--lang`, `--run-cmd`, `case.toml`'s
+/// `[language.EXT]` tables), for one judging round: a value handed to every build.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Languages(HashMap<String, Custom>);
 
-/// What the user said about `ext`, if anything.
-pub fn custom(ext: &str) -> Option<Custom> {
-    table().read().unwrap_or_else(|p| p.into_inner()).get(ext).cloned()
-}
+impl Languages {
+    /// What the user said about `ext`, if anything.
+    pub fn custom(&self, ext: &str) -> Option<&Custom> {
+        self.0.get(ext)
+    }
 
-/// Records what the user said about `ext` for this run (fields given win over earlier ones).
-pub fn set_custom(ext: &str, given: Custom) {
-    let mut table = table().write().unwrap_or_else(|p| p.into_inner());
-    let entry = table.entry(ext.to_string()).or_default();
-    entry.preset = given.preset.or(entry.preset);
-    entry.build = given.build.or(entry.build.take());
-    entry.run = given.run.or(entry.run.take());
+    /// The language of a source file, by what the user said of its extension (PyPy by
+    /// `--lang pypy`), else by the extension.
+    pub fn of(&self, path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?;
+        match self.custom(ext) {
+            Some(custom) => custom.preset,
+            None => Language::by_extension(ext),
+        }
+    }
+
+    /// Records what the user said about `ext` (fields given win over earlier ones).
+    pub fn set(&mut self, ext: &str, given: Custom) {
+        let entry = self.0.entry(ext.to_string()).or_default();
+        entry.preset = given.preset.or(entry.preset);
+        entry.build = given.build.or(entry.build.take());
+        entry.run = given.run.or(entry.run.take());
+    }
 }
 
 /// How a source is built and run: the build command (none: nothing to build), the run
@@ -196,10 +202,10 @@ pub struct Toolchain {
 }
 
 /// How `source` is built and run, `build` replacing the build command; `None` when its
-/// extension is no language the judge knows and the user gave no run command for it.
-pub fn toolchain(source: &Path, build: Option<&str>) -> Option<Toolchain> {
+/// extension is no language the judge knows and `languages` gives no run command for it.
+pub fn toolchain(source: &Path, build: Option<&str>, languages: &Languages) -> Option<Toolchain> {
     let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let custom = custom(ext).unwrap_or_default();
+    let custom = languages.custom(ext).cloned().unwrap_or_default();
     let language = custom.preset.or_else(|| Language::by_extension(ext));
     let build = build.map(str::to_string).or(custom.build.clone());
     let (build, run, mut tools) = match language {
@@ -340,11 +346,15 @@ mod tests {
 
     #[test]
     fn an_unknown_extension_has_no_toolchain_until_given_one() {
-        assert_eq!(toolchain(Path::new("a.zig"), None), None);
-        let built = toolchain(Path::new("a.zig"), Some("zig build-exe -femit-bin={out} {src}")).unwrap();
+        let none = Languages::default();
+        assert_eq!(toolchain(Path::new("a.zig"), None, &none), None);
+        let built = toolchain(Path::new("a.zig"), Some("zig build-exe -femit-bin={out} {src}"), &none).unwrap();
         assert_eq!(built.run, "{out}");
-        set_custom("zzlang", Custom { run: Some("zzrun {src}".into()), ..Custom::default() });
-        let custom = toolchain(Path::new("a.zzlang"), None).unwrap();
+        let mut languages = Languages::default();
+        languages.set("zzlang", Custom { run: Some("zzrun {src}".into()), ..Custom::default() });
+        // What one round was told is its own: another round's languages know nothing of it.
+        assert_eq!(toolchain(Path::new("a.zzlang"), None, &none), None);
+        let custom = toolchain(Path::new("a.zzlang"), None, &languages).unwrap();
         assert_eq!((custom.build, custom.run.as_str()), (None, "zzrun {src}"));
         assert_eq!(custom.tools, [("zzrun".to_string(), String::new())]);
         assert!(missing(&custom.tools, Path::new("a.zzlang")).unwrap().contains("`zzrun` is not installed"));

@@ -25,15 +25,19 @@
 //! - [`cases`]: walks folders, passes `case.toml` settings down, orders names naturally; a
 //!   broken case is recorded on that case (IE), never fatal. The case model is
 //!   [`cases::model`], with the words a case says for later stages: [`cases::checker`],
-//!   [`cases::split`], [`cases::files`].
-//! - [`layouts`] (oj, Polygon, AtCoder, cf-tool pairs) and [`cph`] (cph's `.prob` files):
-//!   the other layouts, built from the model. [`problems`]: the Sudoku problems of real
-//!   judges behind `--problem`, whose suites [`bundled`] builds into `judge`.
+//!   [`cases::split`], [`cases::files`], [`cases::verdicts`] (the verdicts' names, which
+//!   `expect` says). [`cases::layouts`] (oj, Polygon, AtCoder, cf-tool pairs) and
+//!   [`cases::cph`] (cph's `.prob` files): the other layouts, built from the model.
+//! - [`problems`]: the Sudoku problems of real judges behind `--problem`, whose suites
+//!   [`bundled`] builds into `judge`.
 //!
 //! **Run**: one process under limits.
 //! - [`exec`]: runs one process and returns [`exec::Facts`]: exit code or signal, CPU time
 //!   and peak RSS of the whole tree, wall time, output, whether the watchdog or the output
-//!   cap stopped it. [`fileio`]: the same for a program that reads and writes named files.
+//!   cap stopped it. A run is given an [`exec::Runner`]: a round's [`exec::Setup`] (its
+//!   [`sandbox::Sandbox`], the user's [`languages::Languages`], the launcher), made once and
+//!   never a global, and the thread's launcher. [`fileio`]: the same for a program that
+//!   reads and writes named files.
 //! - [`launcher`]: the small child subreaper that starts programs, no process outliving its
 //!   case; [`sandbox`]: what it isolates them with (namespaces, cgroups, Landlock, seccomp).
 //! - [`build`]: the compile step for sources, through [`exec`], cached; a failure is CE.
@@ -45,13 +49,16 @@
 //!   special judge, testlib-style programs). [`subcases`]: a failed multi-test file cut into
 //!   its tests, so the report names the test that failed. [`interact`]: interactive cases,
 //!   the solver and an interactor run at once, the judge relaying.
-//! - [`engine`]: runs every case with repeats, jobs and fail-fast; sees typed options only.
+//! - [`engine`]: runs every case with repeats, jobs and fail-fast (each worker through a
+//!   runner of its own); sees typed options only. [`engine::results`]: what judging a case
+//!   gives; [`engine::interactive`]: an interactive case judged end to end.
 //!
 //! **Report**: [`report`]: table, failure details with diffs, the closing line, JSON: pure
 //! functions returning text or bytes.
 //!
 //! **Commands** (the top): [`cli`]: clap definitions (one parser, `gen`, `stress`, `submit`
-//! and `listen` its subcommands) turned into engine options once; one judging round
+//! and `listen` its subcommands; [`cli::judging`] the flags every command that judges
+//! shares) turned into a setup and engine options once; one judging round
 //! ([`cli::round`]) for `judge`, each round of `judge --watch` and each problem of a contest
 //! ([`cli::contest`]), and what `judge` alone judges ([`cli::here`]). Beside it: [`stress`]
 //! (generate, run through [`engine::run_case`], shrink a failure and save it as a case),
@@ -66,9 +73,10 @@ pub mod buffers;
 pub mod build;
 pub mod bundled;
 pub mod cases;
+/// The other layouts' readers live with the case model; their old paths still name them.
+pub use cases::{cph, layouts};
 pub mod check;
 pub mod cli;
-pub mod cph;
 pub mod deps;
 pub mod diff;
 pub mod engine;
@@ -80,7 +88,6 @@ pub mod interact;
 pub mod interrupt;
 pub mod languages;
 pub mod launcher;
-pub mod layouts;
 pub mod limits;
 pub mod listen;
 pub mod problems;

@@ -53,7 +53,10 @@ fn shown(bytes: &[u8]) -> String {
 }
 
 fn replay(case: &Case) -> Result<(), Failed> {
-    let result = engine::run_case(case, &options());
+    let options = options();
+    // The replay's programs run through a launcher of its own, ended with it.
+    let runner = sudoku_judge::exec::Runner::new(options.setup.clone());
+    let result = engine::run_case(&runner, case, &options);
     let expected = case.config.expect.unwrap_or(Verdict::Ac);
     if !result.passed {
         return Err(format!(

@@ -989,3 +989,6 @@ mod truth_cli;
 
 #[path = "support/here_cli.rs"]
 mod here_cli;
+
+#[path = "support/setups_cli.rs"]
+mod setups_cli;

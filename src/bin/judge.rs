@@ -12,9 +12,8 @@ fn main() {
     if args.get(1).map(String::as_str) != Some("--builtin") {
         sudoku_judge::interrupt::install();
     }
+    // Nothing the judge started outlives it: each runner ended its launcher as it was dropped.
     let code = dispatch(&args);
-    // Nothing the judge started outlives it.
-    sudoku_judge::exec::release_launcher();
     sudoku_judge::interrupt::remove_temp_root();
     std::process::exit(code);
 }

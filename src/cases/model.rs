@@ -5,8 +5,8 @@
 
 use super::checker::CheckerKind;
 use super::split;
+use super::verdicts::Verdict;
 use crate::limits::{parse_memory, parse_size, parse_time, Limits};
-use crate::verdict::Verdict;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 

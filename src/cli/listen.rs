@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 const AFTER_HELP: &str = "\
 Click the extension's icon on a problem or a contest page: it sends to the ports 10042, 10043,
 6174, 4244, 1327, 10045, 27121 and 4243 as installed, and the listener takes the first of them
-that is free. Another port (--port N) must be added to the extension's \"Custom ports\" (its
-options: Chrome, right-click its icon, Options; Firefox, about:addons, Competitive Companion).
+free on 127.0.0.1 and ::1 (a browser may resolve localhost to either). Another port (--port N)
+must be added to the extension's \"Custom ports\" (its options: Chrome, right-click its icon,
+Options; Firefox, about:addons, Competitive Companion).
 
 Each problem becomes DIR/NAME/ with sample-N.in and sample-N.out and a case.toml holding its
 time and memory limits, its site and `interactive` as tags. A folder that exists keeps its
@@ -22,7 +23,7 @@ pub struct ListenCli {
     #[arg(value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
 
-    /// The port on 127.0.0.1 to listen on (0: any free one, printed) [default: the first free
+    /// The port on 127.0.0.1 and ::1 to listen on (0: any free one, printed) [default: the first free
     /// of those the extension sends to as installed].
     #[arg(short, long, value_name = "N")]
     pub port: Option<u16>,
@@ -58,10 +59,14 @@ pub fn run(cli: ListenCli) -> i32 {
         let whose = ports::owner(*taken).map(|o| format!(" (the extension's port for {o})")).unwrap_or_default();
         say_err(&format!("judge listen: port {taken}{whose} is taken by another program: trying the next"));
     }
-    say(&format!(
-        "judge listen: listening on http://127.0.0.1:{port}/ for Competitive Companion; problems go to {}",
-        shown(&cli.dir)
-    ));
+    let on = match &bound.no_ipv6 {
+        None => format!("http://127.0.0.1:{port}/ and http://[::1]:{port}/"),
+        Some(_) => format!("http://127.0.0.1:{port}/"),
+    };
+    say(&format!("judge listen: listening on {on} for Competitive Companion; problems go to {}", shown(&cli.dir)));
+    if let Some(why) = &bound.no_ipv6 {
+        say_err(&format!("judge listen: not on [::1] (this machine gives no IPv6 loopback: {why})"));
+    }
     match ports::owner(port) {
         Some(owner) => say(&format!(
             "judge listen: the extension sends there as installed ({owner}'s port): click its icon on a problem or a contest"
@@ -72,7 +77,7 @@ pub fn run(cli: ListenCli) -> i32 {
     }
     let options = Options { dir: cli.dir.clone(), keep: cli.keep, force: cli.force };
     let keep = cli.keep;
-    let served = listen::serve(&bound.listener, options, move |note| print_note(&note, keep));
+    let served = listen::serve(&bound.listeners, options, move |note| print_note(&note, keep));
     match served {
         Ok(()) => 0,
         Err(e) => {

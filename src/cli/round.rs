@@ -36,7 +36,7 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
     let usage = Stop::Usage;
     // Checked before anything is found or built: `strict` on a machine that lacks a
     // protection judges nothing, whichever command asked.
-    let protections = cli.judging.sandbox_checked().map_err(usage)?;
+    let sandbox = cli.judging.sandbox().map_err(usage)?;
     let (solver_text, picked, no_solver) = match &target.solver {
         Ok(s) => (s.text.clone(), s.why, None),
         Err(e) => (String::new(), None, Some(e.clone())),
@@ -86,22 +86,31 @@ pub fn judge(cli: &Cli, exe: &Path, target: &Target, changed: &[PathBuf]) -> Res
         found = first;
     }
     // From the first build on, no program of the judge's reads a case but through its stdin.
-    crate::sandbox::view::hide_cases(found.iter().flat_map(cases::Case::data_files));
+    let sandbox = sandbox.hiding(found.iter().flat_map(cases::Case::data_files));
     // `[language.EXT]` tables in case.toml say how to build and run other languages: they
     // must be known before the solver is built, and a bad one stops the run.
     if let Some(bad) = found.iter().find_map(|c| c.problem.as_ref().filter(|p| p.contains("[language."))) {
         return Err(usage(bad.clone()));
     }
+    let mut languages = crate::languages::Languages::default();
     for case in &found {
         for (ext, custom) in &case.config.languages {
-            crate::languages::set_custom(ext, custom.clone());
+            languages.set(ext, custom.clone());
         }
     }
+    // The command line's `--lang` and `--run-cmd` win over case.toml's.
+    if let Ok(solver) = &target.solver {
+        cli.judging.languages(&mut languages, &solver.text, &solver.words).map_err(usage)?;
+    }
+    // What this round's runs are given, made once: nothing of it outlives the round.
+    let setup = std::sync::Arc::new(crate::exec::Setup { sandbox, languages, launcher: exe.to_path_buf() });
+    let protections = setup.sandbox.protections();
     let terminal = std::io::stderr().is_terminal();
     // Building a solver takes seconds (rustc about 9): say so while it happens.
-    let building = target.solver.as_ref().ok().and_then(|s| cli.building(exe, s));
+    let building = target.solver.as_ref().ok().and_then(|s| cli.building(exe, s, &setup.languages));
     let spinner = building.as_ref().and_then(|what| live::spinner(&format!("building {what}"), terminal));
-    let options = cli.options(exe.to_path_buf(), target.solver.as_ref().ok());
+    // The programs are built on this thread, through a runner ended once they are.
+    let options = cli.options(&crate::exec::Runner::new(setup.clone()), target.solver.as_ref().ok());
     if let Some(spin) = spinner {
         spin.finish_and_clear();
     }

@@ -1,6 +1,6 @@
 //! `judge stress`: its command line, turned into [`StressOptions`], and where its report goes.
 
-use super::{build_solver, resolve, JudgingArgs};
+use super::judging::{build_solver, resolve, JudgingArgs};
 use crate::check::{Checker, CheckerKind};
 use crate::engine::{cores, Options};
 use crate::limits::parse_time;
@@ -89,18 +89,23 @@ pub struct StressCli {
 impl StressCli {
     pub fn options(&self, exe: PathBuf) -> Result<StressOptions, String> {
         // Refused before anything is built, as `judge` refuses it.
-        self.judging.sandbox_checked()?;
+        let sandbox = self.judging.sandbox()?;
         let chosen = super::defaults::Solver::choose(&self.command, self.solver.as_deref(), std::path::Path::new("."))?;
         let compiler = self.judging.compiler_cmd.as_deref();
-        self.judging.register_language(&chosen.text, &chosen.words)?;
-        let (solver, solver_error) = build_solver(&chosen.text, &chosen.words, &exe, compiler)?;
-        let generator = resolve(&self.generator, &exe, "--gen", compiler)?;
-        let reference = self.reference.as_deref().map(|r| resolve(r, &exe, "--ref", compiler)).transpose()?;
-        let validator = self.validator.as_deref().map(|v| resolve(v, &exe, "--validator", compiler)).transpose()?;
+        let mut languages = crate::languages::Languages::default();
+        self.judging.languages(&mut languages, &chosen.text, &chosen.words)?;
+        let setup = crate::exec::Setup { sandbox, languages, launcher: exe.clone() };
+        // The programs are built on this thread, through a runner ended once they are.
+        let runner = crate::exec::Runner::new(std::sync::Arc::new(setup));
+        let (solver, solver_error) = build_solver(&chosen.text, &chosen.words, &runner, compiler)?;
+        let generator = resolve(&self.generator, &runner, "--gen", compiler)?;
+        let reference = self.reference.as_deref().map(|r| resolve(r, &runner, "--ref", compiler)).transpose()?;
+        let validator = self.validator.as_deref().map(|v| resolve(v, &runner, "--validator", compiler)).transpose()?;
         let ours = self.generator.trim_start().starts_with("@gen");
         let options =
             Options { jobs: usize::from(self.jobs).min(cores()), reference, ..Options::new(solver, exe.clone()) };
-        let mut judge = Options { solver_error, ..self.judging.apply(options, &exe)? };
+        let options = Options { setup: runner.shared(), ..options };
+        let mut judge = Options { solver_error, ..self.judging.apply(options, &runner)? };
         if judge.checker.is_none() {
             let kind = if ours { CheckerKind::Sudoku } else { CheckerKind::Lines };
             judge.checker = Some(Checker::Builtin(kind));

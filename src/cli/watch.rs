@@ -85,8 +85,11 @@ pub fn main(cli: &Cli, exe: &Path) -> i32 {
         } else {
             engine::from_words(&solver.words, exe)
         };
+        // A source of a language the command line names (`--run-cmd 'ruby {src}'`) too.
+        let mut languages = crate::languages::Languages::default();
+        let _ = cli.judging.languages(&mut languages, &solver.text, &solver.words);
         if let Ok(p) = &program {
-            sources.extend(crate::build::source_of(p).map(|(path, _)| path));
+            sources.extend(crate::build::source_of(p, &languages).map(|(path, _)| path));
             let words = std::iter::once(&p.program).chain(&p.args);
             sources.extend(words.map(PathBuf::from).filter(|w| w.is_file() && *w != exe));
         }

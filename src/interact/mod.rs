@@ -15,7 +15,6 @@
 //!   verdict;
 //! - an interactor that does not start, dies, fails (exit 3) or exceeds its own limits is IE.
 
-pub mod case;
 pub mod sudoku;
 pub mod transcript;
 
@@ -59,6 +58,7 @@ fn failed(why: String) -> Exchange {
 /// Runs `solver` under `limits` against `interactor`, given `input`, a fresh empty OUTPUT
 /// file it may write, and `answer` when there is one.
 pub fn exchange(
+    runner: &exec::Runner,
     solver: &Program,
     interactor: &Program,
     input: &Path,
@@ -83,15 +83,15 @@ pub fn exchange(
     let shared = Arc::new(Mutex::new(Transcript::default()));
     let tap = |from: Side| Box::new(transcript::Direction { from, transcript: Arc::clone(&shared) });
     let own_limits = interactor_limits(limits);
+    // The interactor's thread runs through a runner of its own, ended with the thread.
+    let own_runner = runner.another();
     let (solver_facts, interactor_facts) = std::thread::scope(|s| {
-        let interactor_run = s.spawn(|| {
+        let interactor_run = s.spawn(move || {
             let out = Stdout::Relay { to: from_interactor, tap: tap(Side::Interactor) };
-            let facts = exec::run_relayed(&full, to_interactor, out, std::slice::from_ref(&log), &own_limits);
-            exec::release_launcher();
-            facts
+            exec::run_relayed(&own_runner, &full, to_interactor, out, std::slice::from_ref(&log), &own_limits)
         });
         let out = Stdout::Relay { to: from_solver, tap: tap(Side::Solver) };
-        let solver_facts = exec::run_relayed(solver, to_solver, out, &[], limits);
+        let solver_facts = exec::run_relayed(runner, solver, to_solver, out, &[], limits);
         let interactor_facts = interactor_run.join().unwrap_or_else(|_| Facts {
             spawn_error: Some("the interactor's thread failed".into()),
             ..Facts::default()

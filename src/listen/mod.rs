@@ -1,9 +1,9 @@
 //! `judge listen`: a Competitive Companion listener. The browser extension POSTs each problem
 //! as JSON to a port on this machine; each becomes a problem folder (see [`write`](mod@write)).
 //!
-//! Plain HTTP/1.1 over `std::net`, on 127.0.0.1 only, on a port the extension sends to as
-//! installed ([`ports`]), one request per connection ([`http`]). Each connection has a thread
-//! of its own (at most [`MAX_CONNECTIONS`] at once) and a deadline for its request, so a
+//! Plain HTTP/1.1 over `std::net`, on the loopback only (127.0.0.1 and `[::1]`, each accepted
+//! on a thread of its own), on a port the extension sends to as installed ([`ports`]), one
+//! request per connection ([`http`]). Each connection has a thread of its own (at most [`MAX_CONNECTIONS`] at once) and a deadline for its request, so a
 //! client that connects and says nothing never delays another's problem. Writing a problem and
 //! counting its batch happen one at a time. An `OPTIONS` preflight, which older versions of the
 //! extension send, is answered. Only the extension, or a tool without an origin such as curl,
@@ -61,14 +61,15 @@ struct Shared {
     batches: Mutex<HashMap<String, (usize, Vec<PathBuf>)>>,
     live: AtomicUsize,
     done: AtomicBool,
-    address: SocketAddr,
+    /// Where each accepting thread listens, to wake it when the listener is done.
+    addresses: Vec<SocketAddr>,
 }
 
-/// Serves on `listener` until a batch is complete (or for ever with `keep`), telling `on`
-/// what happens, from the connections' threads. Only an error of the listening socket itself
-/// ends it early.
+/// Serves on `listeners` (127.0.0.1 and `[::1]`, one accepting thread each) until a batch is
+/// complete (or for ever with `keep`), telling `on` what happens, from the connections'
+/// threads. Only an error of a listening socket itself ends it early.
 pub fn serve(
-    listener: &TcpListener,
+    listeners: &[TcpListener],
     options: Options,
     on: impl Fn(Note) + Send + Sync + 'static,
 ) -> std::io::Result<()> {
@@ -78,19 +79,31 @@ pub fn serve(
         batches: Mutex::default(),
         live: AtomicUsize::new(0),
         done: AtomicBool::new(false),
-        address: listener.local_addr()?,
+        addresses: listeners.iter().map(TcpListener::local_addr).collect::<std::io::Result<_>>()?,
     });
+    std::thread::scope(|s| {
+        for listener in listeners {
+            let shared = &shared;
+            s.spawn(move || accept(listener, shared));
+        }
+    });
+    Ok(())
+}
+
+/// Accepts connections on `listener` until the listener is done, each served on a thread of
+/// its own.
+fn accept(listener: &TcpListener, shared: &Arc<Shared>) {
     for stream in listener.incoming() {
         if shared.done.load(Ordering::SeqCst) {
-            return Ok(());
+            return;
         }
         let Ok(stream) = stream else { continue };
         if shared.live.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
             shared.live.fetch_sub(1, Ordering::SeqCst);
-            busy(stream, &shared);
+            busy(stream, shared);
             continue;
         }
-        let mine = Arc::clone(&shared);
+        let mine = Arc::clone(shared);
         let spawned = std::thread::Builder::new().name("listen-connection".into()).spawn(move || {
             handle(stream, &mine);
             mine.live.fetch_sub(1, Ordering::SeqCst);
@@ -99,7 +112,6 @@ pub fn serve(
             shared.live.fetch_sub(1, Ordering::SeqCst);
         }
     }
-    Ok(())
 }
 
 /// Too many connections: a 503 sent without waiting on the client, and the connection closed.
@@ -135,8 +147,10 @@ fn handle(mut stream: TcpStream, shared: &Shared) {
                 (shared.on)(Note::BatchDone { size: folders.len(), folders: &folders });
                 if !shared.options.keep {
                     shared.done.store(true, Ordering::SeqCst);
-                    // The accepting thread waits in accept(): a connection wakes it to see it is done.
-                    let _ = TcpStream::connect(shared.address);
+                    // Each accepting thread waits in accept(): a connection wakes it to see it is done.
+                    for address in &shared.addresses {
+                        let _ = TcpStream::connect(address);
+                    }
                 }
             }
         }

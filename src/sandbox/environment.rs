@@ -6,7 +6,6 @@
 //! value of NAME on, `--env NAME=VALUE` sets one.
 
 use std::ffi::OsString;
-use std::sync::RwLock;
 
 /// Variables every sandboxed run gets, beside `HOME` and `TMPDIR`.
 const FIXED: [(&str, &str); 2] = [("LANG", "C.UTF-8"), ("ONLINE_JUDGE", "1")];
@@ -14,18 +13,11 @@ const FIXED: [(&str, &str); 2] = [("LANG", "C.UTF-8"), ("ONLINE_JUDGE", "1")];
 /// Variables passed on from the judge's environment when they are set.
 const INHERITED: [&str; 2] = ["PATH", "PYENV_VERSION"];
 
-/// Variables asked for on the command line (`--env`), for every run of this process.
-static PASSED: RwLock<Vec<(OsString, Option<OsString>)>> = RwLock::new(Vec::new());
-
-/// Sets the variables every run of this process is also given.
-pub fn set_passed(vars: Vec<(OsString, Option<OsString>)>) {
-    *PASSED.write().unwrap_or_else(|e| e.into_inner()) = vars;
-}
-
 /// The environment of a sandboxed run of a program that asks for `own` (a build's settings,
-/// `case.toml`'s `env`), which wins over the rest; `HOME` and `TMPDIR` are left to the
+/// `case.toml`'s `env`), which wins over the rest, with the variables its sandbox passes on
+/// (`--env`: a name alone takes the judge's value); `HOME` and `TMPDIR` are left to the
 /// launcher, which makes the scratch folder they name.
-pub fn for_run(own: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
+pub fn for_run(own: &[(OsString, OsString)], passed: &[(OsString, Option<OsString>)]) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = FIXED.iter().map(|(k, v)| (k.into(), v.into())).collect();
     for name in INHERITED {
         if let Some(value) = std::env::var_os(name) {
@@ -35,7 +27,7 @@ pub fn for_run(own: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
     if !env.iter().any(|(k, _)| k == "PATH") {
         env.push(("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()));
     }
-    for (name, value) in PASSED.read().unwrap_or_else(|e| e.into_inner()).iter() {
+    for (name, value) in passed {
         if let Some(value) = value.clone().or_else(|| std::env::var_os(name)) {
             env.push((name.clone(), value));
         }
@@ -58,12 +50,15 @@ mod tests {
 
     #[test]
     fn a_run_gets_the_fixed_variables_and_its_own_win() {
-        let env = for_run(&[("LANG".into(), "en_GB.UTF-8".into())]);
+        let passed = [("SUDOKU_SEED".into(), Some("7".into())), ("NOT_SET_ANYWHERE_42".into(), None)];
+        let env = for_run(&[("LANG".into(), "en_GB.UTF-8".into())], &passed);
         let last = |name: &str| env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         assert_eq!(last("ONLINE_JUDGE"), Some("1".into()));
         assert_eq!(last("LANG"), Some("en_GB.UTF-8".into()));
         assert!(last("PATH").is_some());
         assert_eq!(env.iter().filter(|(k, _)| k == "LANG").count(), 1);
+        assert_eq!(last("SUDOKU_SEED"), Some("7".into()));
+        assert!(last("NOT_SET_ANYWHERE_42").is_none(), "a name the judge has no value for is left out");
         assert!(last("CARGO").is_none() && last("CARGO_PKG_NAME").is_none(), "the judge's own variables leak");
     }
 }

@@ -45,7 +45,8 @@ pub mod syscalls;
 pub mod toolchains;
 pub mod view;
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 /// How much isolation runs get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -70,19 +71,79 @@ impl Level {
     }
 }
 
-static LEVEL: AtomicU8 = AtomicU8::new(1);
-
-/// Sets the level for every run of this process (the command line's `--sandbox`).
-pub fn set_level(level: Level) {
-    LEVEL.store(level as u8, Ordering::SeqCst);
+/// The sandbox one judging round's runs get: its level, the variables passed on to them and
+/// the folders of the cases hidden from them. A value made once from the command line and
+/// `case.toml`, and handed down to every run: two rounds in one process each keep their own.
+#[derive(Clone, Debug)]
+pub struct Sandbox {
+    level: Level,
+    passed: Vec<(OsString, Option<OsString>)>,
+    hidden: Vec<PathBuf>,
 }
 
-/// The level runs get.
-pub fn level() -> Level {
-    match LEVEL.load(Ordering::SeqCst) {
-        0 => Level::Off,
-        2 => Level::Strict,
-        _ => Level::Auto,
+/// Why `--sandbox strict` refuses: the protections this kernel or user lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing(pub Vec<String>);
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--sandbox strict: {}", self.0.join("; "))
+    }
+}
+
+impl Sandbox {
+    /// Runs at `level`, given the variables of `passed` (`--env`, `case.toml`'s: a name alone
+    /// passes the judge's value on); refused when the level is `strict` and this kernel or
+    /// user lacks some protection.
+    pub fn new(level: Level, passed: Vec<(OsString, Option<OsString>)>) -> Result<Sandbox, Missing> {
+        let protections = protections(level);
+        if level == Level::Strict && !protections.missing.is_empty() {
+            return Err(Missing(protections.missing));
+        }
+        Ok(Sandbox { level, passed, hidden: Vec::new() })
+    }
+
+    /// No sandbox: what programs of the judge's own run in (and `--sandbox off`).
+    pub fn off() -> Sandbox {
+        Sandbox { level: Level::Off, passed: Vec::new(), hidden: Vec::new() }
+    }
+
+    /// The same sandbox with the folders of `files` (the cases' inputs and answers) hidden
+    /// from every run as well.
+    pub fn hiding<'a>(mut self, files: impl IntoIterator<Item = &'a Path>) -> Sandbox {
+        view::hide_cases(&mut self.hidden, files);
+        self
+    }
+
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Whether runs are sandboxed at all.
+    pub fn on(&self) -> bool {
+        self.level != Level::Off
+    }
+
+    /// The variables asked for besides the fixed ones.
+    pub fn passed(&self) -> &[(OsString, Option<OsString>)] {
+        &self.passed
+    }
+
+    /// The folders of the cases being judged, hidden from every run.
+    pub fn hidden(&self) -> &[PathBuf] {
+        &self.hidden
+    }
+
+    /// What runs hold at this level on this kernel.
+    pub fn protections(&self) -> Protections {
+        protections(self.level)
+    }
+}
+
+impl Default for Sandbox {
+    /// `auto`, with nothing passed and nothing hidden (`auto` never refuses).
+    fn default() -> Sandbox {
+        Sandbox { level: Level::Auto, passed: Vec::new(), hidden: Vec::new() }
     }
 }
 

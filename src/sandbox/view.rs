@@ -21,31 +21,22 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-/// The folders of the cases this judge is judging, hidden from every run.
-static CASES: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
-
-/// Hides the folders of the cases' `files` (their inputs and answers) from every run that
-/// follows.
-pub fn hide_cases<'a>(files: impl IntoIterator<Item = &'a Path>) {
+/// Adds to `hidden` the folders of the cases' `files` (their inputs and answers), to be
+/// hidden from every run of a sandbox ([`super::Sandbox::hiding`]).
+pub fn hide_cases<'a>(hidden: &mut Vec<PathBuf>, files: impl IntoIterator<Item = &'a Path>) {
     let mut folders: Vec<PathBuf> = files
         .into_iter()
         .filter_map(|file| std::fs::canonicalize(file).ok()?.parent().map(Path::to_path_buf))
+        .chain(hidden.drain(..))
         .collect();
     folders.sort();
     folders.dedup();
     // A folder below another already hidden adds nothing.
-    let mut kept: Vec<PathBuf> = Vec::new();
     for folder in folders {
-        if !kept.iter().any(|k| folder.starts_with(k)) {
-            kept.push(folder);
+        if !hidden.iter().any(|k| folder.starts_with(k)) {
+            hidden.push(folder);
         }
     }
-    *CASES.write().unwrap_or_else(|e| e.into_inner()) = kept;
-}
-
-/// The folders [`hide_cases`] hid.
-pub fn hidden_cases() -> Vec<PathBuf> {
-    CASES.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
 /// Secrets below the user's home, hidden wherever a grant would reach them; those named by

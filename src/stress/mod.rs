@@ -6,103 +6,23 @@
 //! judges against its output), so limits, containment and verdicts are the judge's own.
 //! [`shrink`] owns the shrinking, [`save`] the case folder.
 
+pub mod model;
 pub mod report;
 pub mod save;
 pub mod shrink;
 
+pub use model::{Ending, Failure, Progress, StressOptions, StressReport, TestRun};
+
 use crate::cases::{Case, CaseConfig};
 use crate::engine::{self, CaseResult};
-use crate::exec::{self, Program};
+use crate::exec;
 use crate::gen::rng::test_seed;
 use crate::limits::Limits;
 use crate::verdict::{self, CheckOutcome, Verdict};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Everything a stress run needs, already checked.
-#[derive(Clone, Debug)]
-pub struct StressOptions {
-    /// The generator; each test appends its seed as the last argument.
-    pub generator: Program,
-    /// The generator as the user wrote it, for reports and the saved case.
-    pub generator_text: String,
-    /// The solver as the user wrote it, for the replay command.
-    pub solver_text: String,
-    /// The solver, the reference, limits, checker and jobs, as for judging.
-    pub judge: engine::Options,
-    /// Stop after this many tests...
-    pub tests: u64,
-    /// ...or when this much time has passed, whichever comes first.
-    pub duration: Option<Duration>,
-    pub seed: u64,
-    /// Where the shrunk failing input is saved as `stress-<seed>/`.
-    pub save: Option<PathBuf>,
-    /// Solver runs the shrinker may spend.
-    pub shrink_tries: usize,
-    /// A testlib-style validator (exit 0: the input on its stdin is valid), checked on every
-    /// generated input and on every input the shrinker tries.
-    pub validator: Option<Program>,
-}
-
-/// One test: its number, seed and what the solver earned.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct TestRun {
-    pub number: u64,
-    pub seed: u64,
-    pub verdict: Verdict,
-    pub detail: String,
-    pub cpu_ms: f64,
-    pub reference_cpu_ms: Option<f64>,
-    pub input_bytes: usize,
-    /// The head of the solver's stderr (a traceback says more than a verdict).
-    pub stderr: String,
-}
-
-/// The first failing test, its input, what shrinking made of it, and where it was saved.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Failure {
-    pub test: TestRun,
-    #[serde(skip)]
-    pub input: Vec<u8>,
-    pub shrunk: shrink::Shrunk,
-    pub saved: Option<PathBuf>,
-    /// Why the case folder could not be written, when it could not.
-    pub save_error: Option<String>,
-    /// Why the input was not shrunk, when it was not (the failure did not come back).
-    pub not_shrunk: Option<String>,
-}
-
-/// How a stress run ended.
-#[derive(Clone, Debug, serde::Serialize)]
-#[serde(rename_all = "snake_case", tag = "ending", content = "what")]
-pub enum Ending {
-    Passed,
-    Failed(Box<Failure>),
-    /// The generator or the reference failed, or the work folder could not be used: a
-    /// problem of the set-up, not of the solver (exit 2).
-    Broken(String),
-}
-
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct StressReport {
-    /// Every test run, in order of number.
-    pub tests: Vec<TestRun>,
-    #[serde(flatten)]
-    pub ending: Ending,
-}
-
-/// The live figures, after each test.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Progress {
-    pub tests: u64,
-    pub failures: u64,
-    pub slowest_ms: f64,
-    pub slowest_reference_ms: Option<f64>,
-    /// While shrinking: solver runs so far, and the size of the smallest failing input.
-    pub shrinking: Option<(usize, usize)>,
-}
 
 /// Limits for the generator: generous, since it is trusted, but never unbounded.
 fn generator_limits() -> Limits {
@@ -127,13 +47,13 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     let failures: Mutex<Vec<(TestRun, Vec<u8>)>> = Mutex::new(Vec::new());
     let problem: Mutex<Option<(u64, String)>> = Mutex::new(None);
     let progress = Mutex::new(Progress::default());
-    let worker = || loop {
+    let worker = |runner: &exec::Runner| loop {
         let number = next.fetch_add(1, Ordering::SeqCst);
         let out_of_time = options.duration.is_some_and(|d| started.elapsed() >= d);
         if number >= options.tests || out_of_time || stop.load(Ordering::SeqCst) {
             return;
         }
-        match one_test(options, number, work.path(), &nothing) {
+        match one_test(runner, options, number, work.path(), &nothing) {
             Err(why) => {
                 let mut p = problem.lock().unwrap_or_else(|p| p.into_inner());
                 if p.as_ref().map_or(true, |(n, _)| number < *n) {
@@ -163,10 +83,8 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     };
     std::thread::scope(|s| {
         for _ in 0..options.judge.jobs.max(1) {
-            s.spawn(|| {
-                worker();
-                crate::exec::release_launcher();
-            });
+            // Each worker owns its runner: its launcher, and everything it ran, ends with it.
+            s.spawn(|| worker(&exec::Runner::new(options.judge.setup.clone())));
         }
     });
     let mut tests = runs.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -179,7 +97,8 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
     let ending = match (failures.into_iter().next(), problem) {
         (Some((test, input)), p) if p.as_ref().map_or(true, |(n, _)| test.number < *n) => {
             let p = *progress.lock().unwrap_or_else(|p| p.into_inner());
-            Ending::Failed(Box::new(shrink_and_save(options, test, input, work.path(), &|tries, bytes| {
+            let runner = exec::Runner::new(options.judge.setup.clone());
+            Ending::Failed(Box::new(shrink_and_save(&runner, options, test, input, work.path(), &|tries, bytes| {
                 on_test(&Progress { shrinking: Some((tries, bytes)), ..p })
             })))
         }
@@ -190,12 +109,18 @@ pub fn run(options: &StressOptions, on_test: &(dyn Fn(&Progress) + Sync)) -> Str
 }
 
 /// Generates test `number`'s input and judges the solver on it.
-fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -> Result<(TestRun, Vec<u8>), String> {
+fn one_test(
+    runner: &exec::Runner,
+    options: &StressOptions,
+    number: u64,
+    work: &Path,
+    nothing: &Path,
+) -> Result<(TestRun, Vec<u8>), String> {
     let seed = test_seed(options.seed, number);
     let mut generator = options.generator.clone();
     generator.args.push(seed.to_string().into());
     let limits = generator_limits();
-    let facts = exec::run(&generator, nothing, &limits);
+    let facts = exec::run(runner, &generator, nothing, &limits);
     let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
     let said = |stderr: &[u8]| {
         let text = head(stderr);
@@ -222,13 +147,13 @@ fn one_test(options: &StressOptions, number: u64, work: &Path, nothing: &Path) -
             said(&facts.stderr)
         ));
     }
-    if let Err(why) = validate(options, &input, work, &format!("valid-{number}")) {
+    if let Err(why) = validate(runner, options, &input, work, &format!("valid-{number}")) {
         return Err(format!(
             "the validator refuses the input of test {number} (`{} {seed}`): {why}",
             options.generator_text
         ));
     }
-    let result = judge_input(options, &input, work, &format!("test-{number}"))?;
+    let result = judge_input(runner, options, &input, work, &format!("test-{number}"))?;
     if let Some(reference) = result.reference.filter(|r| r.verdict != Verdict::Ok) {
         return Err(format!(
             "the reference failed on test {number} (`{} {seed}`): {} {}",
@@ -259,12 +184,18 @@ fn head(stderr: &[u8]) -> String {
 }
 
 /// Whether the validator (if any) accepts `input`; the error is what it said.
-fn validate(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> Result<(), String> {
+fn validate(
+    runner: &exec::Runner,
+    options: &StressOptions,
+    input: &[u8],
+    work: &Path,
+    name: &str,
+) -> Result<(), String> {
     let Some(validator) = &options.validator else { return Ok(()) };
     let path = work.join(format!("{name}.txt"));
     std::fs::write(&path, input).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let limits = generator_limits();
-    let facts = exec::run(validator, &path, &limits);
+    let facts = exec::run(runner, validator, &path, &limits);
     let _ = std::fs::remove_file(&path);
     let judged = verdict::judge(&facts, &limits, || CheckOutcome::NothingToCompare);
     match judged.verdict {
@@ -275,7 +206,13 @@ fn validate(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> R
 }
 
 /// Judges the solver (against the reference, when there is one) on `input`.
-fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -> Result<CaseResult, String> {
+fn judge_input(
+    runner: &exec::Runner,
+    options: &StressOptions,
+    input: &[u8],
+    work: &Path,
+    name: &str,
+) -> Result<CaseResult, String> {
     let path = work.join(format!("{name}.txt"));
     std::fs::write(&path, input).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let case = Case {
@@ -285,7 +222,7 @@ fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -
         config: CaseConfig::default(),
         problem: None,
     };
-    let result = engine::run_case(&case, &options.judge);
+    let result = engine::run_case(runner, &case, &options.judge);
     let _ = std::fs::remove_file(&path);
     Ok(result)
 }
@@ -295,6 +232,7 @@ fn judge_input(options: &StressOptions, input: &[u8], work: &Path, name: &str) -
 const SHRINK_TIME: Duration = Duration::from_secs(120);
 
 fn shrink_and_save(
+    runner: &exec::Runner,
     options: &StressOptions,
     test: TestRun,
     input: Vec<u8>,
@@ -303,7 +241,7 @@ fn shrink_and_save(
 ) -> Failure {
     let started = Instant::now();
     let same_failure = |candidate: &[u8]| {
-        judge_input(options, candidate, work, "shrink").is_ok_and(|r| {
+        judge_input(runner, options, candidate, work, "shrink").is_ok_and(|r| {
             r.verdict == test.verdict && r.reference.map_or(true, |reference| reference.verdict == Verdict::Ok)
         })
     };
@@ -321,7 +259,7 @@ fn shrink_and_save(
         tries += 1;
         // Past the time, every candidate is turned down: shrinking ends with what it has.
         let failed = started.elapsed() < SHRINK_TIME
-            && validate(options, candidate, work, "shrink-valid").is_ok()
+            && validate(runner, options, candidate, work, "shrink-valid").is_ok()
             && same_failure(candidate);
         if failed {
             smallest = smallest.min(candidate.len());
@@ -331,7 +269,7 @@ fn shrink_and_save(
     };
     let budget = if not_shrunk.is_some() { 0 } else { options.shrink_tries };
     let shrunk = shrink::shrink(&input, budget, &mut fails);
-    let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(dir, options, &test, &shrunk)) {
+    let (saved, save_error) = match options.save.as_ref().map(|dir| save::save(runner, dir, options, &test, &shrunk)) {
         Some(Ok(path)) => (Some(path), None),
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),

@@ -1,6 +1,6 @@
 //! What a stress run prints: pure functions from the report to text or bytes.
 
-use super::{Ending, StressOptions, StressReport};
+use super::model::{Ending, StressOptions, StressReport, TestRun};
 use std::fmt::Write;
 
 /// Shown of the shrunk input, at most.
@@ -8,7 +8,7 @@ const SHOW_BYTES: usize = 4096;
 
 /// The closing text: a pass line, or the failing test, its shrunk input and where it went.
 pub fn text(report: &StressReport, options: &StressOptions) -> String {
-    let slowest = |pick: &dyn Fn(&super::TestRun) -> Option<f64>| {
+    let slowest = |pick: &dyn Fn(&TestRun) -> Option<f64>| {
         report.tests.iter().filter_map(pick).fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
     };
     let mut s = String::new();

@@ -2,15 +2,22 @@
 //! `input.txt`, `expected.txt` from the reference when there is one, and a `case.toml` with
 //! the checker, the limits, and how the input was found.
 
+use super::model::{StressOptions, TestRun};
 use super::shrink::Shrunk;
-use super::{StressOptions, TestRun};
 use crate::check::Checker;
 use crate::limits::Limits;
 use crate::verdict::{self, CheckOutcome, Verdict};
 use std::path::{Path, PathBuf};
 
 /// Writes `DIR/stress-<seed>/` and returns its path.
-pub fn save(dir: &Path, options: &StressOptions, test: &TestRun, shrunk: &Shrunk) -> Result<PathBuf, String> {
+/// The reference runs through `runner`.
+pub fn save(
+    runner: &crate::exec::Runner,
+    dir: &Path,
+    options: &StressOptions,
+    test: &TestRun,
+    shrunk: &Shrunk,
+) -> Result<PathBuf, String> {
     let folder = dir.join(format!("stress-{}", test.seed));
     let fail = |what: &str, e: std::io::Error| format!("cannot write {}: {e}", folder.join(what).display());
     std::fs::create_dir_all(&folder).map_err(|e| fail("", e))?;
@@ -20,7 +27,7 @@ pub fn save(dir: &Path, options: &StressOptions, test: &TestRun, shrunk: &Shrunk
     match &options.judge.reference {
         Some(reference) => {
             let limits = options.judge.limits(Limits::default());
-            let (facts, missing) = crate::fileio::run(reference, &input, &limits, &options.judge.files);
+            let (facts, missing) = crate::fileio::run(runner, reference, &input, &limits, &options.judge.files);
             let judged = verdict::judge(&facts, &limits, || match &missing {
                 Some(m) => CheckOutcome::Wrong(m.why()),
                 None => CheckOutcome::NothingToCompare,

@@ -60,7 +60,12 @@ impl Listener {
 
     /// Sends one request; the status and the body of the answer.
     fn send(&self, method: &str, headers: &[&str], body: &[u8]) -> (u16, String) {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        self.send_to(std::net::Ipv4Addr::LOCALHOST.into(), method, headers, body)
+    }
+
+    /// As [`Listener::send`], to the listener's port on `host`.
+    fn send_to(&self, host: std::net::IpAddr, method: &str, headers: &[&str], body: &[u8]) -> (u16, String) {
+        let mut stream = std::net::TcpStream::connect((host, self.port)).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
         let mut head = format!("{method} / HTTP/1.1\r\nHost: localhost:{}\r\n", self.port);
         for h in headers {
@@ -349,6 +354,34 @@ fn the_listener_takes_a_port_the_extension_sends_to_and_the_next_when_it_is_take
     let (status, answer) = listener.send("POST", &["Content-Type: text/plain;charset=UTF-8"], body.as_bytes());
     assert_eq!(status, 200, "{answer}");
     assert!(root.path().join("B-Two/sample-1.in").is_file());
+    drop(held);
+}
+
+#[test]
+fn the_listener_answers_on_the_ipv6_loopback_too() {
+    // A browser may resolve `localhost` to ::1 first.
+    let v6: std::net::IpAddr = std::net::Ipv6Addr::LOCALHOST.into();
+    if let Err(e) = std::net::TcpListener::bind((v6, 0)) {
+        println!("this machine gives no IPv6 loopback ({e}): the listener on [::1] is not checked");
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    // Another program holds [::1] alone on the first of the extension's ports free on both:
+    // a browser going to ::1 would reach it, so the listener passes over that port.
+    let order = [10042, 10043, 6174, 4244, 1327, 10045, 27121, 4243];
+    let free = |p: u16| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok();
+    let held = order.iter().find_map(|p| std::net::TcpListener::bind((v6, *p)).ok().filter(|_| free(*p)));
+    let held = held.expect("every port of the extension is taken on this machine");
+    let held_port = held.local_addr().unwrap().port();
+    let listener = Listener::start_exactly(root.path(), &["--keep"]);
+    assert_ne!(listener.port, held_port, "{}", listener.printed());
+    assert!(listener.saw(&format!("port {held_port} ")), "{}", listener.printed());
+    assert!(listener.saw(&format!("and http://[::1]:{}/", listener.port)), "{}", listener.printed());
+    let p = problem("A. Sum", "https://codeforces.com/contest/1/problem/A", &[("1 2\n", "3\n")], ("d", 1));
+    let body = serde_json::to_vec(&p).unwrap();
+    let (status, answer) = listener.send_to(v6, "POST", &["Content-Type: application/json"], &body);
+    assert_eq!(status, 200, "{answer}{}", listener.printed());
+    assert!(root.path().join("A-Sum/sample-1.in").is_file());
     drop(held);
 }
 

@@ -6,7 +6,7 @@
 //! - AtCoder: `in/NAME` with `out/NAME` (usually `NAME.txt`), the two folders side by side;
 //!   the case is named after the folder holding them: `abc100_a/sample_01`;
 //! - cf-tool: `inN.txt` with `ansN.txt` in the problem's folder, the case named `N`;
-//! - cph: the tests of each `.cph/*.prob` file (see [`crate::cph`]).
+//! - cph: the tests of each `.cph/*.prob` file (see [`super::cph`]).
 //!
 //! An answer without its input is a case with a problem (IE), never silently dropped.
 
@@ -71,7 +71,7 @@ pub(crate) fn pairs_in_folder(root: &Path, dir: &Path, settings: &Settings) -> V
     let input_name = |key: &str| if all_digits(OsStr::new(key)) { key.to_string() } else { format!("{key}.in") };
     let mut cases = cases_of(root, dir, pairs.list, settings, input_name, str::to_string);
     cases.extend(cases_of(root, dir, cf_tool.list, settings, |n| format!("in{n}.txt"), str::to_string));
-    cases.extend(crate::cph::cases(root, dir, settings));
+    cases.extend(super::cph::cases(root, dir, settings));
     cases
 }
 

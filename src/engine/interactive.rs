@@ -1,20 +1,21 @@
-//! One interactive case judged end to end, for the engine: its exchanges (with repeats), the
-//! median run's verdict, and the transcript kept when it fails.
+//! One interactive case judged end to end, for the engine: its exchanges (with repeats, each
+//! [`crate::interact`]'s), the median run's verdict, and the transcript kept when it fails.
 
-use super::{exchange, judge, Exchange};
+use super::results::{input_head, passes, spread, CaseResult};
 use crate::cases::Case;
-use crate::engine::{input_head, passes, spread, CaseResult, Options};
 use crate::exec::Program;
+use crate::interact::{exchange, judge, Exchange};
 use crate::limits::Limits;
 use crate::spool::Spool;
 use crate::verdict::Judgement;
 use std::path::Path;
 
-/// Runs `solver` against `interactor` on `input`, `options.repeat` times, and judges the
-/// median run (by the solver's CPU time).
+/// Runs `solver` against `interactor` on `input`, `repeat` times, and judges the
+/// median run (by the solver's CPU time); the solver runs through `runner`.
 pub fn judge_case(
+    runner: &crate::exec::Runner,
     case: &Case,
-    options: &Options,
+    repeat: usize,
     solver: &Program,
     interactor: &Program,
     input: &Path,
@@ -22,7 +23,7 @@ pub fn judge_case(
 ) -> CaseResult {
     let answer = case.expected.as_deref();
     let mut runs: Vec<Exchange> =
-        (0..options.repeat.max(1)).map(|_| exchange(solver, interactor, input, answer, &limits)).collect();
+        (0..repeat.max(1)).map(|_| exchange(runner, solver, interactor, input, answer, &limits)).collect();
     let cpu_ms = spread(runs.iter().map(|r| r.solver.cpu_ms).collect());
     let wall_ms = spread(runs.iter().map(|r| r.solver.wall_ms).collect());
     runs.sort_by(|a, b| a.solver.cpu_ms.total_cmp(&b.solver.cpu_ms));
@@ -35,7 +36,7 @@ pub fn judge_case(
     CaseResult {
         // What the solver wrote went to the interactor; the transcript keeps its tail.
         facts: crate::exec::Facts { stdout: Spool::default(), ..run.solver },
-        runs: options.repeat.max(1),
+        runs: repeat.max(1),
         cpu_ms,
         wall_ms,
         warning,
