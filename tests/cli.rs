@@ -478,6 +478,12 @@ mod figures_cli;
 #[path = "support/leftovers_cli.rs"]
 mod leftovers_cli;
 
+#[path = "support/prepared_cli.rs"]
+mod prepared_cli;
+
+#[path = "support/installed_cli.rs"]
+mod installed_cli;
+
 #[path = "support/interact_cli.rs"]
 mod interact_cli;
 

@@ -24,6 +24,7 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
+mod prepared;
 mod reap;
 mod spawn;
 pub use reap::Ended;
@@ -364,6 +365,8 @@ pub fn main() -> i32 {
         })
     };
     let mut spare = new_group(&mut runs);
+    // The roots this launcher prepared, which its runs enter rather than make.
+    let mut roots = prepared::Roots::default();
     // Measured between runs, off the judge's path (a fork and a wait).
     let mut floor_kib = floor();
     loop {
@@ -390,7 +393,7 @@ pub fn main() -> i32 {
             (Some(crate::sandbox::pids::Mode::User), _) => spawn::Namespaces::User(&maps),
             _ => spawn::Namespaces::None,
         };
-        match fork_exec(&req, &fds, namespaces, &joins) {
+        match fork_exec(&req, &fds, namespaces, &joins, &mut roots) {
             Ok(Started { pid, keeper, forked_ns }) => {
                 drop(fds);
                 // With a keeper, the judge measures the run from it: its descendants are the run.

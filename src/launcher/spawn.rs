@@ -90,6 +90,9 @@ struct Prepared {
     ruleset: Option<landlock::RulesetCreated>,
     /// The run's own root, where the kernel lets the keeper make one.
     root: Option<crate::sandbox::root::Plan>,
+    /// The mount namespace of that root prepared by the launcher, which the keeper enters a
+    /// copy of rather than making it (a root judge's; see [`super::prepared`]).
+    prepared: Option<RawFd>,
     /// The user and group a root judge's run becomes.
     run_as: Option<(u32, u32)>,
     filter: Option<crate::sandbox::syscalls::Filter>,
@@ -114,6 +117,7 @@ pub(super) fn fork_exec(
     fds: &[OwnedFd],
     namespaces: Namespaces<'_>,
     joins: &[OwnedFd],
+    roots: &mut super::prepared::Roots,
 ) -> io::Result<Started> {
     let cstr = |s: &std::ffi::OsStr| {
         CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::Other, "a NUL byte in the command"))
@@ -148,6 +152,11 @@ pub(super) fn fork_exec(
             (Some(cstr(dir)?), Some(rules), root)
         }
         None => (None, None, None),
+    };
+    // A root judge's keeper enters a copy of a root made once for the same plan.
+    let prepared = match (namespaces, &root) {
+        (Namespaces::Root(..), Some(plan)) => roots.get(plan),
+        _ => None,
     };
     let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
     let mut argv: Vec<CString> = vec![program];
@@ -196,6 +205,7 @@ pub(super) fn fork_exec(
         ))
         .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         root,
+        prepared,
         run_as,
         ruleset,
         filter,
@@ -364,16 +374,20 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
         let mut tmpfs = Vec::new();
         // The judge's files in the scratch folder, copied into the run's tmpfs and back.
         let mut back = None;
-        if crate::sandbox::pids::private_views() {
-            let host = prepared
-                .scratch
-                .as_ref()
-                .map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
-            let seeded = host.as_deref().and_then(crate::sandbox::scratch::before_mount);
+        let host =
+            prepared.scratch.as_ref().map(|dir| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(dir.as_bytes())));
+        // Read while the machine's tree is still there: a prepared root has none of it.
+        let seeded = host.as_deref().and_then(crate::sandbox::scratch::before_mount);
+        if prepared.prepared.is_some() || crate::sandbox::pids::private_views() {
             // In a root of its own the scratch folder keeps its path; else the rules name the
             // old /proc and scratch folder, now hidden under new mounts.
-            let scratch = match &prepared.root {
-                Some(plan) => match crate::sandbox::root::build(plan, &prepared.tmpfs) {
+            let made = match (&prepared.root, prepared.prepared) {
+                (Some(plan), Some(ns)) => Some(crate::sandbox::root::enter(ns, plan, &prepared.tmpfs)),
+                (Some(plan), None) => Some(crate::sandbox::root::build(plan, &prepared.tmpfs)),
+                (None, _) => None,
+            };
+            let scratch = match made {
+                Some(made) => match made {
                     Ok(()) => host.clone(),
                     Err(why) => {
                         let why = format!("judge: cannot make the run's root: {why}\n");
@@ -442,6 +456,7 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         tmpfs: _,
         ruleset,
         root: _,
+        prepared: _,
         run_as,
         filter,
         limit,

@@ -108,7 +108,7 @@ pub fn system() -> Vec<PathBuf> {
 }
 
 /// One step of making a root, prepared in the launcher; targets are relative to the new root.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
     /// `source` bound at `target`; read-only unless `write`, keeping the source's `flags`
     /// (nosuid, nodev, noexec: a user namespace may not drop them).
@@ -289,9 +289,60 @@ fn mount(source: Option<&CString>, target: &CString, fstype: Option<&[u8]>, flag
 /// `/dev/shm` too, then makes it the keeper's root (so the program forked next has it too).
 /// `Err`: the step the kernel refused. May allocate: the keeper is single-threaded.
 pub fn build(plan: &Plan, tmpfs: &std::ffi::CStr) -> Result<(), String> {
+    lay_out(plan)?;
+    let at = |p: &str| CString::new(p).unwrap_or_default();
+    own_tmpfs(tmpfs, &c_path(&plan.inside).ok_or("a NUL in a path")?, &at("dev/shm"))?;
+    if !mount(Some(&at("/proc")), &at("proc"), None, libc::MS_BIND | libc::MS_REC, b"") {
+        return Err(failed("the run's /proc"));
+    }
+    seal()
+}
+
+/// In a child of the launcher, in a mount namespace of its own whose mounts are private:
+/// makes the part of the root `plan` says that every run of it shares (its binds, links and
+/// written files, read-only, with empty folders where each run mounts its own `/proc`,
+/// `/dev/shm` and scratch folder) and makes it the namespace's root. Each run then enters a
+/// copy of that namespace ([`enter`]) instead of making its root again, as go-judge reuses
+/// its containers. `Err`: the step the kernel refused.
+pub fn prepare(plan: &Plan) -> Result<(), String> {
+    lay_out(plan)?;
+    seal()
+}
+
+/// In a run's keeper, PID 1 of its namespace: a copy of the prepared namespace `prepared`
+/// ([`prepare`]) of its own, with its own IPC and UTS namespaces, a fresh `/proc` of its
+/// PID namespace, and tmpfs mounts (`tmpfs` their options) for its scratch folder and
+/// `/dev/shm`: what one run holds, gone with it, never seen by the next. Some six system
+/// calls where [`build`] makes ninety mounts.
+pub fn enter(prepared: std::os::fd::RawFd, plan: &Plan, tmpfs: &std::ffi::CStr) -> Result<(), String> {
+    // SAFETY: setns on a namespace file the launcher holds open; flag-only system calls.
+    unsafe {
+        if libc::setns(prepared, libc::CLONE_NEWNS) != 0 {
+            return Err(failed("entering the prepared root"));
+        }
+        if libc::unshare(libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) != 0 {
+            return Err(failed("a copy of the prepared root"));
+        }
+        if libc::sethostname(b"judge".as_ptr().cast(), 5) != 0 {
+            return Err(failed("the host name"));
+        }
+    }
+    let at = |p: &str| CString::new(p).unwrap_or_default();
+    if !mount(Some(&at("proc")), &at("/proc"), Some(b"proc\0"), libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC, b"")
+    {
+        return Err(failed("the run's /proc"));
+    }
+    own_tmpfs(tmpfs, &plan.scratch, &at("/dev/shm"))
+}
+
+fn failed(what: &str) -> String {
+    format!("{what}: {}", std::io::Error::last_os_error())
+}
+
+/// The root's tmpfs over the scratch folder, the current folder; in it the table's and the
+/// plan's binds, links and written files, and the empty folders of a run's own mounts.
+fn lay_out(plan: &Plan) -> Result<(), String> {
     let fs = Some(&b"tmpfs\0"[..]);
-    let data = tmpfs.to_bytes_with_nul();
-    let failed = |what: &str| format!("{what}: {}", std::io::Error::last_os_error());
     // The new root's tmpfs goes over the scratch folder, the one folder sure to be there and
     // to be no source of a bind; the scratch tmpfs then goes at its place inside.
     if !mount(None, &plan.scratch, fs, libc::MS_NOSUID | libc::MS_NODEV, b"size=8m,mode=0755\0") {
@@ -348,16 +399,25 @@ pub fn build(plan: &Plan, tmpfs: &std::ffi::CStr) -> Result<(), String> {
     for own in [plan.inside.as_path(), Path::new("dev/shm"), Path::new("proc")] {
         std::fs::create_dir_all(own).map_err(|e| format!("{}: {e}", own.display()))?;
     }
-    let at = |p: &str| CString::new(p).unwrap_or_default();
-    let inside = c_path(&plan.inside).ok_or("a NUL in a path")?;
-    if !mount(None, &inside, fs, libc::MS_NOSUID | libc::MS_NODEV, data)
-        || !mount(None, &at("dev/shm"), fs, libc::MS_NOSUID | libc::MS_NODEV, data)
+    Ok(())
+}
+
+/// The run's scratch tmpfs at `scratch`, its place in the root, and its `/dev/shm` at `shm`.
+fn own_tmpfs(tmpfs: &std::ffi::CStr, scratch: &CString, shm: &CString) -> Result<(), String> {
+    let fs = Some(&b"tmpfs\0"[..]);
+    let data = tmpfs.to_bytes_with_nul();
+    if !mount(None, scratch, fs, libc::MS_NOSUID | libc::MS_NODEV, data)
+        || !mount(None, shm, fs, libc::MS_NOSUID | libc::MS_NODEV, data)
     {
         return Err(failed("the run's tmpfs"));
     }
-    if !mount(Some(&at("/proc")), &at("proc"), None, libc::MS_BIND | libc::MS_REC, b"") {
-        return Err(failed("the run's /proc"));
-    }
+    Ok(())
+}
+
+/// Makes the root laid out in the current folder read-only and the root of this mount
+/// namespace, detaching the machine's tree.
+fn seal() -> Result<(), String> {
+    let at = |p: &str| CString::new(p).unwrap_or_default();
     let locked = libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
     if !mount(None, &at("."), None, locked, b"") {
         return Err(failed("making the root read-only"));
@@ -373,6 +433,22 @@ pub fn build(plan: &Plan, tmpfs: &std::ffi::CStr) -> Result<(), String> {
         }
     }
     std::env::set_current_dir("/").map_err(|e| format!("/: {e}"))
+}
+
+/// What tells one prepared root from another: the plan's steps, and the files its binds
+/// reach now (a program rebuilt at the same path is a new file, which a root bound before
+/// would not show). `None` where a source is gone.
+pub fn identity(plan: &Plan) -> Option<Vec<u8>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut key = format!("{:?}|{:?}|{:?}", plan.steps, plan.inside, plan.run_as).into_bytes();
+    for step in &plan.steps {
+        if let Step::Bind { source, .. } = step {
+            let meta = std::fs::metadata(OsStr::from_bytes(source.as_bytes())).ok()?;
+            key.extend_from_slice(&meta.dev().to_le_bytes());
+            key.extend_from_slice(&meta.ino().to_le_bytes());
+        }
+    }
+    Some(key)
 }
 
 /// Whether runs here can get a root of their own (`Err`: why not). Probed once per process in

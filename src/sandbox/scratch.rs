@@ -7,31 +7,66 @@
 
 use std::path::{Path, PathBuf};
 
-/// A scratch folder, removed on drop.
+/// A scratch folder, emptied on drop and kept for the thread's next run.
+///
+/// Making and removing a folder on the disk each run cost more than the mounts of a run's
+/// root (ext4 scans for recently deleted inodes on every `mkdir`), and one path per thread
+/// lets its launcher reuse the root it prepared (see [`crate::launcher`]): a thread's runs
+/// take turns in the same folder, emptied between them. The judge removes them all with its
+/// temporary folder.
 #[derive(Debug)]
 pub struct Scratch {
-    dir: tempfile::TempDir,
+    dir: Option<tempfile::TempDir>,
+}
+
+thread_local! {
+    /// This thread's emptied scratch folders, ready for its next runs.
+    static FREE: std::cell::RefCell<Vec<tempfile::TempDir>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Scratch {
     pub fn new() -> std::io::Result<Scratch> {
+        if let Some(dir) = FREE.with(|free| free.borrow_mut().pop()) {
+            return Ok(Scratch { dir: Some(dir) });
+        }
         let dir = tempfile::Builder::new().prefix("judge-run-").tempdir_in(crate::interrupt::temp_root())?;
-        Ok(Scratch { dir })
+        Ok(Scratch { dir: Some(dir) })
     }
 
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        self.dir.as_ref().map_or(Path::new("/nonexistent"), |d| d.path())
     }
 
     pub fn path_buf(&self) -> PathBuf {
-        self.dir.path().to_path_buf()
+        self.path().to_path_buf()
     }
+}
+
+/// Empties `dir` (never through a link) and gives it back its mode; whether it is empty now.
+fn empty(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    // Whatever the run made read-only must not stop it.
+    crate::interrupt::unlock(dir);
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let _ = match entry.file_type() {
+            Ok(t) if t.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+    }
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none())
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        // The TempDir removes the folder next; whatever the run made read-only must not stop it.
-        crate::interrupt::unlock(self.dir.path());
+        let Some(dir) = self.dir.take() else { return };
+        if empty(dir.path()) {
+            // A thread being torn down drops its folders: the TempDir removes each.
+            let _ = FREE.try_with(|free| free.borrow_mut().push(dir));
+        } else {
+            crate::interrupt::unlock(dir.path());
+        }
     }
 }
 

@@ -21,11 +21,6 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-/// Entries a folder's walk looks at for answer-like names before it stops looking (a
-/// runtime's install holds some tens of thousands); the folders of the cases judged are
-/// hidden whatever the walk saw.
-const WALK_BUDGET: usize = 20_000;
-
 /// Adds to `hidden` the folders of the cases' `files` (their inputs and answers), to be
 /// hidden from every run of a sandbox ([`super::Sandbox::hiding`]).
 pub fn hide_cases<'a>(hidden: &mut Vec<PathBuf>, files: impl IntoIterator<Item = &'a Path>) {
@@ -105,8 +100,8 @@ pub struct Ask {
     /// The run's `PATH`: the install of each of its folders is shown, so a wrapper script
     /// finds the same `python3` (a pyenv shim) as the judge would.
     pub path: Option<OsString>,
-    /// A build: its source's folder is shown minus answer-like names (a compiler reads any
-    /// header or `include_str!` file beside it); a run's shows its modules by kind alone.
+    /// A build: its source's folder shows the sources, headers and modules a compiler reads,
+    /// by kind (see [`super::kinds`]); a run's, the modules a runtime loads.
     pub build: bool,
 }
 
@@ -186,11 +181,7 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
         if folder.parent().is_none() || home_within(&folder) {
             continue;
         }
-        if ask.build {
-            grant_minus(&folder, &hidden, &mut paths);
-        } else {
-            super::kinds::grant(&folder, &hidden, hidden_name, &mut paths);
-        }
+        super::kinds::grant(&folder, &hidden, hidden_name, ask.build, &mut paths);
     }
     paths.sort();
     paths.dedup();
@@ -241,32 +232,6 @@ fn roots_in(folder: &Path, roots: &[PathBuf]) -> Vec<PathBuf> {
     roots.iter().filter(|r| r.starts_with(folder) || folder.starts_with(r)).cloned().collect()
 }
 
-/// Grants `folder` minus what is hidden in it: whole when nothing is, else each child that
-/// holds nothing hidden.
-fn grant_minus(folder: &Path, roots: &[PathBuf], out: &mut Vec<PathBuf>) {
-    if roots.iter().any(|r| folder.starts_with(r)) {
-        return;
-    }
-    let mut hidden = roots_in(folder, roots);
-    let mut walk = walkdir::WalkDir::new(folder).follow_links(false).min_depth(1).into_iter();
-    let mut seen = 0;
-    while let Some(Ok(entry)) = walk.next() {
-        seen += 1;
-        if seen > WALK_BUDGET {
-            break;
-        }
-        if hidden_name(entry.file_name()) {
-            hidden.push(entry.path().to_path_buf());
-            if entry.file_type().is_dir() {
-                walk.skip_current_dir();
-            }
-        }
-    }
-    // Two levels down at most: a folder whose hidden files sit deeper is left out whole, so a
-    // run's rules stay few (each costs the launcher an open and a system call a run).
-    split(folder, &hidden, out, 2);
-}
-
 /// A mark before a path in the list [`split`] makes: a folder listed, not granted.
 const LISTED: &str = "\0listed";
 
@@ -299,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn a_build_s_source_folder_is_granted_without_the_cases_and_the_answers() {
+    fn a_build_s_source_folder_shows_its_sources_by_kind_and_never_the_cases_or_the_answers() {
         let dir = tree(&[
             "sol.py",
             "helper.py",
@@ -310,14 +275,16 @@ mod tests {
             "notes/expected.txt",
             "notes/plan.md",
             "01.a",
+            ".env",
         ]);
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let ask = Ask { hidden: vec![root.join("cases")], build: true, ..Ask::default() };
         let view = of(Path::new("/usr/bin/python3"), true, &[root.join("sol.py").into()], &ask);
-        for readable in ["sol.py", "helper.py", "pkg/mod.py", "notes/plan.md"] {
+        for readable in ["sol.py", "helper.py", "pkg/mod.py"] {
             assert!(granted(&view, &root.join(readable)), "{readable}: {view:?}");
         }
-        for hidden in ["test/sample-1.out", "cases/a/input.txt", "notes/expected.txt", "01.a"] {
+        for hidden in ["test/sample-1.out", "cases/a/input.txt", "notes/expected.txt", "01.a", "notes/plan.md", ".env"]
+        {
             assert!(!granted(&view, &root.join(hidden)), "{hidden}: {view:?}");
         }
     }

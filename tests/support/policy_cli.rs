@@ -229,15 +229,15 @@ fn a_run_starts_with_no_signal_blocked_or_ignored() {
 fn a_build_reads_its_source_s_folder_but_no_secret_and_no_answer() {
     // A source that embeds a file at build time (`include_str!`) would carry it out in its
     // program; a checker's or interactor's source in a case pack was built with the user's
-    // rights. Builds run in the sandbox: a file beside the source is read, a secret outside
+    // rights. Builds run in the sandbox: a module beside the source is read, a secret outside
     // its folder and a case's answer below it are not (CE).
     let secret = tempfile::tempdir().unwrap();
     std::fs::write(secret.path().join("key"), "hunter2").unwrap();
     let dir = super::folder(&[
         ("test/s1.in", "1 2\n"),
         ("test/s1.out", "3\n"),
-        ("three.txt", "3"),
-        ("honest.rs", "fn main() { println!(\"{}\", include_str!(\"three.txt\")); }\n"),
+        ("three.rs", "pub const THREE: u32 = 3;\n"),
+        ("honest.rs", "mod three;\nfn main() { println!(\"{}\", three::THREE); }\n"),
         ("answer.rs", "fn main() { print!(\"{}\", include_str!(\"test/s1.out\")); }\n"),
     ]);
     let key = secret.path().join("key");

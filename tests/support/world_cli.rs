@@ -213,3 +213,45 @@ fn system_v_objects_die_with_the_run_and_hold_no_memory_unseen() {
         }
     }
 }
+
+#[test]
+fn a_build_sees_its_sources_and_headers_by_kind_and_nothing_else_beside_them() {
+    // A build's folder was shown whole but for answer-like names: `.env`, `.git/config`,
+    // notes and an `output.txt` beside the source were there for `#include` or `include_str!`
+    // to carry out in the program. Now a compiler sees the sources and headers it reads.
+    let gcc = "/usr/bin/gcc";
+    if !Path::new(gcc).exists() {
+        eprintln!("skipped: {gcc} is not installed here");
+        return;
+    }
+    let mut sol =
+        String::from("#include <stdio.h>\n#include \"helper.h\"\n#include \"lib/more.h\"\nint main(void) {\n");
+    for name in [".env", ".git/config", "notes.txt", "output.txt", "1.out", "tests/01.a", "1.sol"] {
+        sol.push_str(&format!("#if __has_include(\"{name}\")\n    puts(\"{name} is there\");\n#endif\n"));
+    }
+    sol.push_str("    puts(word());\n    return more();\n}\n");
+    // A build cached by an earlier judge (the key is the source's bytes) would not be built here.
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    sol.push_str(&format!("/* {} {} */\n", std::process::id(), nonce.as_nanos()));
+    let dir = super::folder(&[
+        ("cases/a/input.txt", ""),
+        ("cases/a/expected.txt", "sealed\n"),
+        ("work/sol.c", &sol),
+        ("work/helper.h", "static const char *word(void) { return \"sealed\"; }\n"),
+        ("work/lib/more.h", "static int more(void) { return 0; }\n"),
+        ("work/.env", "TOKEN=hunter2\n"),
+        ("work/.git/config", "[remote \"origin\"]\n\turl = https://user:token@example.com/x.git\n"),
+        ("work/notes.txt", "the answer is 3\n"),
+        ("work/output.txt", "3\n"),
+        ("work/1.out", "3\n"),
+        ("work/tests/01.a", "3\n"),
+        ("work/1.sol", "3\n"),
+    ]);
+    // In a folder of its own: the judge's (nobody's home below) is never shown whole.
+    let sol = dir.path().join("work/sol.c");
+    for (who, report) in reports(dir.path(), &["--", sol.to_str().unwrap()], &[]) {
+        if own_root(&report) {
+            assert_eq!(verdict(&report), "AC", "{who}: {report}");
+        }
+    }
+}
