@@ -185,8 +185,8 @@ pub fn run_trusted(runner: &Runner, program: &Program, stdin: &Path, limits: &Li
 }
 
 /// As [`run`], for a compiler: in the sandbox at the judge's level, reading its toolchain
-/// ([`crate::sandbox::toolchains`]) and what its command names (the source's folder, minus
-/// every case and answer), writing only `output` (a fresh folder of the judge's) and its
+/// ([`crate::sandbox::toolchains`]) and what its command names (of the source's folder, the
+/// sources, headers and modules a compiler reads, by kind: [`crate::sandbox::kinds`]), writing only `output` (a fresh folder of the judge's) and its
 /// scratch folder. stdin is empty.
 pub fn run_build(runner: &Runner, program: &Program, limits: &Limits, output: &Path) -> Facts {
     if !runner.sandboxed() {
@@ -214,7 +214,7 @@ struct Extra {
     readable: Vec<PathBuf>,
     /// Folders it may never read, beside the cases being judged.
     hidden: Vec<PathBuf>,
-    /// A compiler: the folders its command names are shown minus answer-like names.
+    /// A compiler: the folders its command names show their sources and modules by kind.
     build: bool,
 }
 
