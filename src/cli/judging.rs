@@ -159,6 +159,7 @@ impl JudgingArgs {
 pub(crate) fn resolve(text: &str, runner: &Runner, flag: &str, compiler: Option<&str>) -> Result<Program, String> {
     let builtin_exe = &runner.setup().launcher;
     let program = engine::parse_command(text, builtin_exe).map_err(|e| format!("{flag}: {e}"))?;
+    reachable(&program, runner).map_err(|e| format!("{flag}: {e}"))?;
     let program = crate::build::prepare(runner, program, compiler).map_err(|e| match e.missing_tool {
         true => format!("{flag}: {e}"),
         false => format!("{flag}: CE: {e}"),
@@ -186,11 +187,24 @@ pub(crate) fn build_solver(
         engine::from_words(words, builtin_exe)
     }
     .map_err(|e| format!("--solver: {e}"))?;
+    reachable(&program, runner)?;
     match crate::build::prepare(runner, program.clone(), compiler) {
         Ok(built) => Ok((checked(built)?, None)),
         // Not the source's fault: the user must install something first.
         Err(e) if e.missing_tool => Err(e.to_string()),
         Err(e) => Ok((program, Some(e.to_string()))),
+    }
+}
+
+/// `Err` naming each file of `program`'s that its runs' user may not read or run (a root
+/// judge's runs are never root): an error before any run, not RE on every case.
+fn reachable(program: &Program, runner: &Runner) -> Result<(), String> {
+    let sandbox = &runner.setup().sandbox;
+    let own_user = sandbox.on() && sandbox.protections().own_user;
+    let lines = crate::sandbox::reach::unreadable(&program.program, &program.args, own_user);
+    match lines.is_empty() {
+        true => Ok(()),
+        false => Err(format!("{} (or judge as another user than root)", lines.join("; "))),
     }
 }
 

@@ -10,7 +10,8 @@
 //!   [`pids`], a tmpfs the size of the memory limit, whose files count as the run's memory;
 //! - [`root`]: a root of its own, made of read-only binds of the one list of what a run may
 //!   see (the system's runtime folders, a few files of `/etc`, a minimal `/dev`) and of what
-//!   [`view`] grants its command; a root judge's runs are uid 60000, never 0;
+//!   [`view`] grants its command; a root judge's runs are uid 60000, never 0, and [`reach`]
+//!   says before the first run which file of a command that user may not read;
 //! - [`kinds`]: beside a script or in a class path, the files a runtime loads, by kind;
 //! - [`pids`]: its own PID namespace and `/proc` (and IPC and UTS namespaces), whose init is
 //!   a keeper of ours: it sees and signals no process outside its run, and what is left when
@@ -39,6 +40,7 @@ pub mod network;
 pub mod pids;
 pub mod privileges;
 pub mod probe;
+pub mod reach;
 pub mod root;
 pub mod scratch;
 pub mod syscalls;

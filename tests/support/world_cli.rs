@@ -169,6 +169,62 @@ fn a_root_judge_s_runs_are_never_uid_0() {
     }
 }
 
+#[test]
+fn a_root_judge_says_which_file_of_the_program_its_runs_may_not_read() {
+    // A `umask 077` home makes every file 0600: a root judge's runs (uid 60000) could not
+    // read the solver, and every case was RE "Permission denied" with nothing saying why.
+    use std::os::unix::fs::PermissionsExt;
+    let Some(python) = system_python() else { return };
+    let dir = super::folder(&[
+        ("cases/a/input.txt", "3\n"),
+        ("cases/a/expected.txt", "6\n"),
+        ("sol.py", "print(int(input()) * 2)\n"),
+        ("sol.c", "#include <stdio.h>\nint main(void) { int n; scanf(\"%d\", &n); printf(\"%d\\n\", 2 * n); }\n"),
+    ]);
+    let run = |args: &[&str]| super::judge().current_dir(dir.path()).arg("cases").args(args).output().unwrap();
+    // Readable to others, the program is judged; the report says whether runs are a user
+    // of their own here.
+    let json = dir.path().join("first.json");
+    let out = run(&["--json", json.to_str().unwrap(), "--", python, "sol.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    // SAFETY: a plain query.
+    let refused = unsafe { libc::geteuid() } == 0 && report["sandbox"]["own_user"] == true;
+    for name in ["sol.py", "sol.c"] {
+        std::fs::set_permissions(dir.path().join(name), std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    for args in [&["--", python, "sol.py"][..], &["--", "sol.c"][..]] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if refused {
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains("is mode 0600") && stderr.contains("chmod o+r"), "{args:?}: {stderr}");
+        } else {
+            // A user's judge runs programs as that user, who may read its own 0600 files.
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        }
+    }
+    if !refused {
+        return;
+    }
+    // As nobody, its own 0600 files are judged: the refusal is a root judge's alone.
+    use std::os::unix::process::CommandExt;
+    for entry in walkdir::WalkDir::new(dir.path()).into_iter().flatten() {
+        std::os::unix::fs::lchown(entry.path(), Some(65534), Some(65534)).unwrap();
+    }
+    for args in [&["--", python, "sol.py"][..], &["--", "sol.c"][..]] {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+        command.current_dir(dir.path()).env("NO_COLOR", "1").env("HOME", dir.path());
+        command.env("XDG_CACHE_HOME", dir.path().join(".cache")).uid(65534).gid(65534);
+        let Ok(out) = command.arg("cases").args(args).output() else {
+            eprintln!("skipped as nobody: the judge is built where nobody cannot reach");
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "nobody, {args:?}: {stderr}");
+    }
+}
+
 /// The System V semaphore set a probe makes, if one is left on the machine: removed, and said.
 fn set_left(key: i32) -> bool {
     // SAFETY: plain System V calls on a key of this test's.
