@@ -15,6 +15,19 @@ fn judge() -> Command {
     cmd
 }
 
+/// Polls `probe` until it holds or a deadline far past any normal wait passes (a loaded
+/// machine's waits are long, never wrong); whether it held.
+fn eventually(mut probe: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        if probe() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    probe()
+}
+
 /// Writes `files` (path, contents) under a fresh temporary folder.
 fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

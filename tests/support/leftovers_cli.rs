@@ -3,7 +3,6 @@
 
 use super::folder;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -19,18 +18,6 @@ fn running(argv: &[&str]) -> Vec<u32> {
     let entries = std::fs::read_dir("/proc").unwrap().flatten();
     let pids = entries.filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()));
     pids.filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == wanted)).collect()
-}
-
-/// Polls `done` until it holds or a deadline far past any normal wait passes; whether it held.
-fn eventually(mut done: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    done()
 }
 
 #[test]
@@ -73,7 +60,7 @@ fn leaves_nothing(who: &str, dir: &Path, tmp: &Path) {
     let seconds = format!("300.{}", std::process::id());
     let marker = ["sleep", seconds.as_str()];
     let mut child = judge_as().args(["cases", "--time-limit", "60s", "--"]).args(marker).spawn().unwrap();
-    let started = eventually(|| !running(&marker).is_empty());
+    let started = super::eventually(|| !running(&marker).is_empty());
     let during = names(tmp);
     // SAFETY: a signal to our own child, Ctrl-C's cousin: the judge cleans up and exits 143.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
@@ -82,7 +69,7 @@ fn leaves_nothing(who: &str, dir: &Path, tmp: &Path) {
     assert_eq!(during, vec![format!("judge-{}", child.id())], "{who}: while a run went");
     assert_eq!(status.code(), Some(143), "{who}: {status}");
     // The launchers kill the run once their judge is gone.
-    assert!(eventually(|| running(&marker).is_empty() && names(tmp).is_empty()), "{who}: {:?}", names(tmp));
+    assert!(super::eventually(|| running(&marker).is_empty() && names(tmp).is_empty()), "{who}: {:?}", names(tmp));
 }
 
 #[test]

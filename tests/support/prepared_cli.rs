@@ -4,7 +4,6 @@
 //! root had bound.
 
 use super::policy_cli::reports;
-use std::time::{Duration, Instant};
 
 #[test]
 fn nothing_one_run_leaves_in_its_root_reaches_the_next() {
@@ -43,18 +42,6 @@ fn running(argv: &[&str]) -> Vec<i32> {
     pids.filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == wanted)).collect()
 }
 
-/// Polls `probe` until it holds, up to a deadline far past any normal run.
-fn eventually(mut probe: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        if probe() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
-
 #[test]
 fn a_program_replaced_at_its_path_between_two_runs_runs_as_replaced() {
     // The root prepared for case a binds the script's file. Saved again while a runs, as
@@ -81,12 +68,12 @@ fn a_program_replaced_at_its_path_between_two_runs_runs_as_replaced() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    assert!(eventually(|| !running(&marker).is_empty()), "case a never started");
+    assert!(super::eventually(|| !running(&marker).is_empty()), "case a never started");
     let fresh = dir.path().join("say.sh.new");
     super::sandbox_cli::executable(&fresh, "echo two\n");
     std::fs::rename(&fresh, &script).unwrap();
     // Case a ends; a stale root would run the old script in b too: each of its sleeps ends.
-    let ended = eventually(|| {
+    let ended = super::eventually(|| {
         for pid in running(&marker) {
             // SAFETY: a signal to a process of this test's own run.
             unsafe { libc::kill(pid, libc::SIGKILL) };

@@ -3,19 +3,6 @@
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// Polls `probe` until it holds, up to a deadline far past any normal run.
-fn eventually(mut probe: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        if probe() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
 
 #[test]
 fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
@@ -69,18 +56,18 @@ fn a_saved_solver_or_case_is_judged_again_until_ctrl_c() {
             cases.iter().map(|c| serde_json::json!([c["name"], c["verdict"]])).collect()
         })
     };
-    assert!(eventually(round_done(1)) && text().contains("2 passed, 0 failed"), "{}", text());
+    assert!(super::eventually(round_done(1)) && text().contains("2 passed, 0 failed"), "{}", text());
     assert_eq!(verdicts(), serde_json::json!([["a", "AC"], ["b", "AC"]]));
     // A save of the solver: built again, and a second round of rows with the new verdicts.
     std::fs::write(&solver, source("* 1 *")).unwrap();
-    assert!(eventually(round_done(2)), "{}", text());
+    assert!(super::eventually(round_done(2)), "{}", text());
     let second = text().split("round 1 done").nth(1).unwrap_or_default().to_string();
     assert!(second.contains("judging again") && second.contains("1 passed, 1 failed"), "{second}");
     assert!(second.contains("a     WA") && second.contains("b     AC"), "{second}");
-    assert!(eventually(|| verdicts() == serde_json::json!([["a", "WA"], ["b", "AC"]])), "{}", verdicts());
+    assert!(super::eventually(|| verdicts() == serde_json::json!([["a", "WA"], ["b", "AC"]])), "{}", verdicts());
     // A save of one case's answer: that case first.
     std::fs::write(dir.path().join("cases/b/expected.txt"), "5\n").unwrap();
-    assert!(eventually(round_done(3)), "{}", text());
+    assert!(super::eventually(round_done(3)), "{}", text());
     let third = text().split("round 2 done").nth(1).unwrap_or_default().to_string();
     let (b, a) = (third.find("b     WA"), third.find("a     WA"));
     assert!(b.is_some() && a.is_some() && b < a, "{third}");
