@@ -2,9 +2,8 @@
 //! hostile program could harm the machine, escape or reach the network with: reboot, kernel
 //! modules, kexec, the clock, swap, mounts (the old and the new mount API), namespaces (by
 //! `unshare`, `setns` and `clone`'s namespace flags), tracing other processes, keyrings, BPF,
-//! perf events, device nodes, file handles, System V memory and queues, passing descriptors
-//! (`sendmsg`), and io_uring (whose requests make sockets and open files without the calls
-//! this filter checks, which is why isolate refuses it too).
+//! perf events, device nodes, file handles and io_uring (whose requests make sockets and
+//! open files without the calls this filter checks, which is why isolate refuses it too).
 //! Each is refused with EPERM, as a judge's seccomp policy does, rather than killing the
 //! program: the verdict then comes from what the program makes of the error.
 //!
@@ -74,12 +73,6 @@ const REFUSED: &[libc::c_long] = &[
     // (POSIX shared memory, in the run's counted /dev/shm, is what runtimes use).
     libc::SYS_shmget,
     libc::SYS_msgget,
-    // Passing descriptors: only `sendmsg` carries SCM_RIGHTS, and a memfd sent over a Unix
-    // socket to itself is memory in no process's table, which no figure of a user's run
-    // sees (AC at 24 MiB holding 1,000 MiB). A solver's `send`, `write` and pipes are not
-    // this call, and a filter cannot read the message to let only plain data through.
-    libc::SYS_sendmsg,
-    libc::SYS_sendmmsg,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_mknod,
     #[cfg(target_arch = "x86_64")]

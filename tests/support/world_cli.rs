@@ -271,36 +271,6 @@ fn system_v_objects_die_with_the_run_and_hold_no_memory_unseen() {
 }
 
 #[test]
-fn no_descriptor_is_held_in_flight_where_no_figure_sees_it() {
-    // A memfd sent over a Unix socket to itself and closed is memory in no process's table:
-    // as a user, AC at 24 MiB holding 1,000 MiB under a 64 MiB limit. 40 such pieces of
-    // 5 MiB, one open at a time, passed before; `sendmsg` is refused now.
-    let Some(python) = system_python() else { return };
-    let probe = "import os, socket\n\
-                 a, b = socket.socketpair()\n\
-                 sent = 0\n\
-                 for i in range(40):\n\
-                 \x20   fd = os.memfd_create('piece')\n\
-                 \x20   os.posix_fallocate(fd, 0, 5 << 20)\n\
-                 \x20   try:\n\
-                 \x20       socket.send_fds(a, [b'x'], [fd])\n\
-                 \x20       sent += 1\n\
-                 \x20   except OSError:\n\
-                 \x20       pass\n\
-                 \x20   os.close(fd)\n\
-                 print('refused' if sent == 0 else 'held %d MiB' % (5 * sent))\n";
-    let dir = super::folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "refused\n"), ("hold.py", probe)]);
-    let hold = dir.path().join("hold.py");
-    for (who, report) in reports(dir.path(), &["--", python, hold.to_str().unwrap()], &[]) {
-        if report["sandbox"]["syscalls"] == true {
-            assert_eq!(verdict(&report), "AC", "{who}: {report}");
-        } else {
-            assert!(report["sandbox"]["missing"].to_string().contains("system calls"), "{who}: {report}");
-        }
-    }
-}
-
-#[test]
 fn a_build_sees_its_sources_and_headers_by_kind_and_nothing_else_beside_them() {
     // A build's folder was shown whole but for answer-like names: `.env`, `.git/config`,
     // notes and an `output.txt` beside the source were there for `#include` or `include_str!`
