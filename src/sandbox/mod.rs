@@ -258,6 +258,13 @@ pub fn protections(level: Level) -> Protections {
              pass its time limit unseen)"
                 .into(),
         );
+        // A descriptor in a socket's queue is in no process's table, all `/proc` shows a
+        // user; refusing `sendmsg` would break Python's forkserver, so it is named instead.
+        missing.push(
+            "memory held in descriptors in flight is not counted: a memfd, pipe or socket sent over a Unix socket \
+             and closed is in no process's table"
+                .into(),
+        );
         missing.push(format!("figures are not exact (wait4 and sampling): {why}"));
     }
     // A run in a user namespace of its own is capped by RLIMIT_NPROC, which the kernel

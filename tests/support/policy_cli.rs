@@ -39,7 +39,7 @@ pub(super) fn reports(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<(&
 }
 
 /// `judge` in `dir` as `who` ("nobody", or the tests' own user).
-fn judge_as(who: &str, dir: &Path) -> std::process::Command {
+pub(super) fn judge_as(who: &str, dir: &Path) -> std::process::Command {
     use std::os::unix::process::CommandExt;
     let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
     command.current_dir(dir).env("NO_COLOR", "1");

@@ -271,6 +271,45 @@ fn system_v_objects_die_with_the_run_and_hold_no_memory_unseen() {
 }
 
 #[test]
+fn memory_held_in_descriptors_in_flight_is_counted_or_named_and_strict_refuses() {
+    // A memfd sent over a Unix socket to itself and closed is in no process's table: as a
+    // user without a cgroup, 200 MiB so held under a 64 MiB limit was AC with no word said.
+    // A cgroup counts it (MLE); without one, `auto`'s note names it and `strict` refuses.
+    // Refusing `sendmsg` instead broke Python's forkserver (runtimes_cli), so it is not.
+    let Some(python) = system_python() else { return };
+    let probe = "import os, socket\n\
+                 a, b = socket.socketpair()\n\
+                 for i in range(40):\n\
+                 \x20   fd = os.memfd_create('piece')\n\
+                 \x20   os.posix_fallocate(fd, 0, 5 << 20)\n\
+                 \x20   socket.send_fds(a, [b'x'], [fd])\n\
+                 \x20   os.close(fd)\n\
+                 print('held 200 MiB')\n";
+    let dir =
+        super::folder(&[("cases/a/input.txt", ""), ("cases/a/expected.txt", "held 200 MiB\n"), ("hold.py", probe)]);
+    let hold = dir.path().join("hold.py");
+    let named = "memory held in descriptors in flight";
+    let program = ["--memory-limit", "64MiB", "--", python, hold.to_str().unwrap()];
+    for (who, report) in reports(dir.path(), &program, &[]) {
+        let missing = report["sandbox"]["missing"].to_string();
+        if report["sandbox"]["figures"] == "wait4" {
+            assert!(missing.contains(named), "{who}: {report}");
+            let strict = super::policy_cli::judge_as(who, dir.path())
+                .args(["cases", "--sandbox", "strict"])
+                .args(program)
+                .output()
+                .unwrap();
+            let refusal = String::from_utf8_lossy(&strict.stderr);
+            assert_eq!(strict.status.code(), Some(2), "{who}: {refusal}");
+            assert!(refusal.contains(named), "{who}: {refusal}");
+        } else {
+            assert_eq!(verdict(&report), "MLE", "{who}: {report}");
+            assert!(!missing.contains(named), "{who}: {report}");
+        }
+    }
+}
+
+#[test]
 fn a_build_sees_its_sources_and_headers_by_kind_and_nothing_else_beside_them() {
     // A build's folder was shown whole but for answer-like names: `.env`, `.git/config`,
     // notes and an `output.txt` beside the source were there for `#include` or `include_str!`
