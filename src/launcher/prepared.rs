@@ -8,8 +8,14 @@
 //! A prepared root holds nothing a run can change (its tmpfs is read-only, what a run writes
 //! is in its own mounts), so nothing of one run reaches the next. Its binds hold the files
 //! they were made of: a plan whose sources are no longer those files (a program rebuilt in
-//! place) is prepared again. Only a root judge prepares roots: a user's runs each live in a
-//! user namespace of their own, which may not enter a namespace another one owns.
+//! place) is prepared again.
+//!
+//! A judge that is not root prepares them too, in one user namespace of the launcher's own
+//! (its IDs mapped to themselves), made with its first root and held open: the roots are that
+//! namespace's, so a run's first process, which enters it (the launcher's user owns it, which
+//! gives it every capability there), may enter a copy of one; its keeper mounts what is the
+//! run's own, then makes a user namespace nested in it for the run alone, where RLIMIT_NPROC
+//! counts the run's tasks and nothing else (see [`super::spawn`]).
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
@@ -21,17 +27,37 @@ const KEEP: usize = 8;
 #[derive(Default)]
 pub(super) struct Roots {
     made: Vec<(Vec<u8>, OwnedFd)>,
+    /// A user's judge's: the user namespace that owns its roots, made with the first.
+    owner: Option<OwnedFd>,
+    /// A user's judge's kernel refused a prepared root once: its runs make theirs, as they
+    /// would, without two forks a run that would fail again first.
+    refused: bool,
 }
 
 impl Roots {
-    /// The namespace of `plan`'s prepared root, made now if it was not; `None` where the
-    /// kernel refuses (the keeper then makes the root itself, as a user's does).
-    pub(super) fn get(&mut self, plan: &crate::sandbox::root::Plan) -> Option<RawFd> {
+    /// The namespace of `plan`'s prepared root, made now if it was not, by a root judge
+    /// (`user` none) or in the user namespace of a user's (`user` its ID maps); `None` where
+    /// the kernel refuses (the keeper then makes the root itself).
+    pub(super) fn get(
+        &mut self,
+        plan: &crate::sandbox::root::Plan,
+        user: Option<&crate::sandbox::pids::IdMaps>,
+    ) -> Option<RawFd> {
         let key = crate::sandbox::root::identity(plan)?;
         let at = match self.made.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
-                let fd = make(plan)?;
+                let fd = match user {
+                    None => make(plan)?,
+                    Some(_) if self.refused => return None,
+                    Some(maps) => {
+                        let made = make_owned(plan, maps, self.owner.as_ref().map(AsRawFd::as_raw_fd));
+                        self.refused = made.is_none();
+                        let (fd, owner) = made?;
+                        self.owner = self.owner.take().or(Some(owner));
+                        fd
+                    }
+                };
                 if self.made.len() >= KEEP {
                     self.made.remove(0);
                 }
@@ -44,6 +70,75 @@ impl Roots {
         self.made.push(entry);
         Some(fd)
     }
+
+    /// The user namespace that owns a user's judge's roots, once one is made.
+    pub(super) fn owner(&self) -> Option<RawFd> {
+        self.owner.as_ref().map(AsRawFd::as_raw_fd)
+    }
+}
+
+/// For a judge that is not root: prepares `plan`'s root in the user namespace `owner`, or in
+/// a new one with `maps` when there is none yet, and returns the root's mount namespace and
+/// that user namespace. The root is made by a grandchild, init of a PID namespace that ends
+/// with it, so the `/proc` it leaves there under each run's own shows no process at all; it
+/// sends both namespaces back over a socket, and both children are gone on return.
+fn make_owned(
+    plan: &crate::sandbox::root::Plan,
+    maps: &crate::sandbox::pids::IdMaps,
+    owner: Option<RawFd>,
+) -> Option<(OwnedFd, OwnedFd)> {
+    let (ours, theirs) = super::socket_pair().ok()?;
+    // SAFETY: the launcher is single-threaded; the children allocate, mount and exit.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: in the child, which never returns.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            drop(ours);
+            let entered = match owner {
+                Some(fd) => libc::setns(fd, libc::CLONE_NEWUSER) == 0,
+                None => crate::sandbox::pids::own_user_namespace(maps),
+            };
+            if !entered || libc::unshare(libc::CLONE_NEWPID) != 0 {
+                libc::_exit(1);
+            }
+            let init = libc::fork();
+            if init == 0 {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                let none = std::ptr::null::<libc::c_char>();
+                let private = libc::MS_REC | libc::MS_PRIVATE;
+                if libc::unshare(libc::CLONE_NEWNS) == 0
+                    && libc::mount(none, b"/\0".as_ptr().cast(), none, private, std::ptr::null()) == 0
+                {
+                    let open = |path: &[u8]| libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
+                    let (mnt, user) = (open(b"/proc/self/ns/mnt\0"), open(b"/proc/self/ns/user\0"));
+                    if mnt >= 0 && user >= 0 && crate::sandbox::root::prepare(plan, true).is_ok() {
+                        let _ = super::send(theirs.as_raw_fd(), b"1", &[mnt, user]);
+                    }
+                }
+                libc::_exit(0)
+            }
+            drop(theirs);
+            let mut status = 0;
+            while init > 0 && libc::waitpid(init, &mut status, 0) < 0 && *libc::__errno_location() == libc::EINTR {}
+            libc::_exit(0)
+        }
+    }
+    drop(theirs);
+    let got = if pid > 0 { super::receive(ours.as_raw_fd()).ok().flatten() } else { None };
+    if pid > 0 {
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
+            && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+        {}
+    }
+    let (data, mut fds) = got?;
+    if data != b"1" || fds.len() != 2 {
+        return None;
+    }
+    let user = fds.pop()?;
+    Some((fds.pop()?, user))
 }
 
 /// Prepares `plan`'s root in a child of its own mount namespace, and holds that namespace
@@ -73,7 +168,7 @@ fn make(plan: &crate::sandbox::root::Plan) -> Option<OwnedFd> {
             let made = libc::unshare(libc::CLONE_NEWNS) == 0
                 && libc::mount(none, b"/\0".as_ptr().cast(), none, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null())
                     == 0
-                && crate::sandbox::root::prepare(plan).is_ok();
+                && crate::sandbox::root::prepare(plan, false).is_ok();
             if made {
                 libc::write(ready[1], b"1".as_ptr().cast(), 1);
                 // Held until the launcher has opened the namespace.

@@ -91,8 +91,12 @@ struct Prepared {
     /// The run's own root, where the kernel lets the keeper make one.
     root: Option<crate::sandbox::root::Plan>,
     /// The mount namespace of that root prepared by the launcher, which the keeper enters a
-    /// copy of rather than making it (a root judge's; see [`super::prepared`]).
+    /// copy of rather than making it (see [`super::prepared`]).
     prepared: Option<RawFd>,
+    /// For a user's judge, the user namespace that owns that root, which the run's first
+    /// process enters, and the ID maps of the run's own, which its keeper makes once in
+    /// the root.
+    owner: Option<(RawFd, crate::sandbox::pids::IdMaps)>,
     /// The user and group a root judge's run becomes.
     run_as: Option<(u32, u32)>,
     filter: Option<crate::sandbox::syscalls::Filter>,
@@ -153,9 +157,14 @@ pub(super) fn fork_exec(
         }
         None => (None, None, None),
     };
-    // A root judge's keeper enters a copy of a root made once for the same plan.
+    // The keeper enters a copy of a root made once for the same plan.
     let prepared = match (namespaces, &root) {
-        (Namespaces::Root(..), Some(plan)) => roots.get(plan),
+        (Namespaces::Root(..), Some(plan)) => roots.get(plan, None),
+        (Namespaces::User(maps), Some(plan)) => roots.get(plan, Some(maps)),
+        _ => None,
+    };
+    let owner = match namespaces {
+        Namespaces::User(maps) => prepared.and(roots.owner()).map(|fd| (fd, maps.clone())),
         _ => None,
     };
     let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
@@ -206,6 +215,7 @@ pub(super) fn fork_exec(
         .map_err(|_| io::Error::new(io::ErrorKind::Other, "tmpfs options"))?,
         root,
         prepared,
+        owner,
         run_as,
         ruleset,
         filter,
@@ -332,14 +342,19 @@ unsafe fn fail(report: RawFd, errno: i32) -> ! {
 /// In the launcher's child, for a judge that is not root: a user namespace whose IDs are the
 /// user's own, with a PID namespace for its children; then the keeper, forked, is PID 1 of it,
 /// and this process only waits for it (the run is measured from here: the keeper and the
-/// run are its descendants).
+/// run are its descendants). With a prepared root, that user namespace is the one that owns
+/// the root, entered (the keeper, once in its copy of the root, makes the run's own).
 ///
 /// # Safety
 /// Only in the launcher's forked child.
 unsafe fn enter_user_namespace_then_keep(prepared: Prepared, maps: &crate::sandbox::pids::IdMaps, figures: RawFd) -> ! {
     unsafe {
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        if !crate::sandbox::pids::enter_user_namespace(maps) {
+        let entered = match &prepared.owner {
+            Some((owner, _)) => libc::setns(*owner, libc::CLONE_NEWUSER) == 0 && libc::unshare(libc::CLONE_NEWPID) == 0,
+            None => crate::sandbox::pids::enter_user_namespace(maps),
+        };
+        if !entered {
             fail(prepared.report, -3);
         }
         let report = prepared.report;
@@ -423,6 +438,15 @@ unsafe fn become_keeper(mut prepared: Prepared, figures: RawFd) -> ! {
                 None => None,
             };
         }
+        // A user's run in a prepared root: its own user namespace, nested in the one that
+        // owns the root, once every mount of its own is made (the new namespace holds no
+        // capability over the mounts), so that its tasks, the keeper's and the program's, are
+        // the only ones RLIMIT_NPROC counts.
+        if let Some((_, maps)) = &prepared.owner {
+            if !crate::sandbox::pids::own_user_namespace(maps) {
+                fail(prepared.report, -3);
+            }
+        }
         let report = prepared.report;
         let [input, output, errors] = prepared.fds;
         let program = libc::fork();
@@ -457,6 +481,7 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         ruleset,
         root: _,
         prepared: _,
+        owner: _,
         run_as,
         filter,
         limit,

@@ -47,7 +47,7 @@ pub fn support() -> Result<Mode, String> {
 
 /// The user's own IDs, mapped to themselves in a user namespace: files keep their owners,
 /// and the run is no one more powerful than the user.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct IdMaps {
     uid: Vec<u8>,
     gid: Vec<u8>,
@@ -79,9 +79,21 @@ fn write_file(path: &[u8], data: &[u8]) -> bool {
 /// children are born in a new PID namespace. Raw system calls only. Whether it worked.
 pub fn enter_user_namespace(maps: &IdMaps) -> bool {
     // SAFETY: a flag-only system call.
-    (unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID) } == 0)
-        // The kernel takes a user's gid map only once setgroups is denied.
-        && write_file(b"/proc/self/setgroups\0", b"deny")
+    (unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID) } == 0) && map_own(maps)
+}
+
+/// A user namespace with `maps` and nothing else new: the one that owns a user's judge's
+/// prepared roots, or, nested in it, a run's own, where RLIMIT_NPROC counts the run's tasks
+/// alone. Raw system calls only (`/proc/self` must be the caller's). Whether it worked.
+pub fn own_user_namespace(maps: &IdMaps) -> bool {
+    // SAFETY: a flag-only system call.
+    (unsafe { libc::unshare(libc::CLONE_NEWUSER) } == 0) && map_own(maps)
+}
+
+/// Maps the IDs of the user namespace just entered.
+fn map_own(maps: &IdMaps) -> bool {
+    // The kernel takes a user's gid map only once setgroups is denied.
+    write_file(b"/proc/self/setgroups\0", b"deny")
         && write_file(b"/proc/self/uid_map\0", &maps.uid)
         && write_file(b"/proc/self/gid_map\0", &maps.gid)
 }

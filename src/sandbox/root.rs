@@ -304,8 +304,19 @@ pub fn build(plan: &Plan, tmpfs: &std::ffi::CStr) -> Result<(), String> {
 /// `/dev/shm` and scratch folder) and makes it the namespace's root. Each run then enters a
 /// copy of that namespace ([`enter`]) instead of making its root again, as go-judge reuses
 /// its containers. `Err`: the step the kernel refused.
-pub fn prepare(plan: &Plan) -> Result<(), String> {
+///
+/// With `proc`, for a user's judge (the namespace owned by a user namespace of the
+/// launcher's), a `/proc` too, of the preparing process's PID namespace, which must be a new
+/// one that dies with it: the kernel lets a user namespace mount a `/proc` only where one is
+/// already wholly visible, and a prepared root keeps none of the machine's. Each run mounts
+/// its own over it.
+pub fn prepare(plan: &Plan, proc: bool) -> Result<(), String> {
     lay_out(plan)?;
+    let at = |p: &str| CString::new(p).unwrap_or_default();
+    let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    if proc && !mount(Some(&at("proc")), &at("proc"), Some(b"proc\0"), flags, b"") {
+        return Err(failed("a /proc to mount the runs' over"));
+    }
     seal()
 }
 

@@ -1,9 +1,10 @@
 //! A root prepared once and entered by every run of a launcher (as go-judge reuses its
-//! containers): nothing one run writes reaches the next, whoever runs the judge, and a
+//! containers), whoever runs the judge: nothing one run writes reaches the next, and a
 //! program replaced at the same path between two runs is the new one, never the file an old
 //! root had bound.
 
 use super::policy_cli::reports;
+use std::path::Path;
 
 #[test]
 fn nothing_one_run_leaves_in_its_root_reaches_the_next() {
@@ -34,6 +35,63 @@ fn nothing_one_run_leaves_in_its_root_reaches_the_next() {
     }
 }
 
+/// Who runs the judge: the tests' user and, when that is root, `nobody` too, each with
+/// `dir` (made theirs to read and write).
+fn whoever(dir: &Path) -> &'static [&'static str] {
+    // SAFETY: a plain query.
+    if unsafe { libc::geteuid() } != 0 {
+        return &["user"];
+    }
+    use std::os::unix::fs::PermissionsExt;
+    for entry in walkdir::WalkDir::new(dir).into_iter().flatten().filter(|e| !e.path_is_symlink()) {
+        std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    &["root", "nobody"]
+}
+
+/// `judge` in `dir` as `who`.
+fn judge_as(who: &str, dir: &Path) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+    command.current_dir(dir).env("NO_COLOR", "1");
+    if who == "nobody" {
+        command.uid(65534).gid(65534).env("HOME", dir);
+    }
+    command
+}
+
+/// Whether `judge` is where `nobody` may run it (a build under a home it cannot reach is not).
+fn nobody_reaches_the_judge() -> bool {
+    let mut probe = judge_as("nobody", Path::new("/"));
+    probe.arg("--version").output().is_ok_and(|out| out.status.success())
+}
+
+#[test]
+fn every_run_of_a_launcher_enters_one_prepared_root_whoever_runs_the_judge() {
+    // A root's top folder last changed when it was made: runs in a root prepared once see
+    // one time, runs that each make their own see one a run (as a user's judge's did).
+    let dir = super::folder(&[
+        ("cases/a/input.txt", ""),
+        ("cases/a/expected.txt", "-\n"),
+        ("cases/b/input.txt", ""),
+        ("cases/b/expected.txt", "-\n"),
+        ("cases/c/input.txt", ""),
+        ("cases/c/expected.txt", "-\n"),
+    ]);
+    super::sandbox_cli::executable(&dir.path().join("made.sh"), "stat -c made=%y /\n");
+    for who in whoever(dir.path()) {
+        if *who == "nobody" && !nobody_reaches_the_judge() {
+            continue;
+        }
+        // One worker: every case on the same launcher. Each is WA, its output in the diff.
+        let out = judge_as(who, dir.path()).args(["cases", "-j", "1", "--", "./made.sh"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let made: Vec<&str> = stdout.lines().filter_map(|l| l.find("made=").map(|at| &l[at..])).collect();
+        assert_eq!(made.len(), 3, "{who}: {stdout}");
+        assert!(made.iter().all(|m| *m == made[0]), "{who}: a root made per run: {stdout}");
+    }
+}
+
 /// Processes whose command line is `argv`, seen in `/proc`.
 fn running(argv: &[&str]) -> Vec<i32> {
     let wanted: Vec<u8> = argv.iter().flat_map(|a| a.bytes().chain([0])).collect();
@@ -49,18 +107,32 @@ fn a_program_replaced_at_its_path_between_two_runs_runs_as_replaced() {
     // file, which case b, on the same launcher, must run: the old root's bind still showed
     // the first.
     let dir = super::folder(&[
-        ("cases/a/input.txt", ""),
-        ("cases/a/expected.txt", "two\n"),
-        ("cases/b/input.txt", ""),
-        ("cases/b/expected.txt", "two\n"),
+        ("root/cases/a/input.txt", ""),
+        ("nobody/cases/a/input.txt", ""),
+        ("user/cases/a/input.txt", ""),
     ]);
+    for who in whoever(dir.path()) {
+        if *who == "nobody" && !nobody_reaches_the_judge() {
+            continue;
+        }
+        replaced(who, &dir.path().join(who));
+    }
+}
+
+fn replaced(who: &str, dir: &Path) {
+    for (path, text) in
+        [("cases/a/expected.txt", "two\n"), ("cases/b/input.txt", ""), ("cases/b/expected.txt", "two\n")]
+    {
+        std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    whoever(dir);
     let seconds = format!("300.{}", std::process::id());
     let marker = ["sleep", seconds.as_str()];
-    let script = dir.path().join("say.sh");
+    let script = dir.join("say.sh");
     super::sandbox_cli::executable(&script, &format!("sleep {seconds}\necho one\n"));
-    let json = dir.path().join("report.json");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"))
-        .current_dir(dir.path())
+    let json = dir.join("report.json");
+    let mut child = judge_as(who, dir)
         .args(["cases", "-j", "1", "--time-limit", "60s", "--json"])
         .arg(&json)
         .args(["--", "./say.sh"])
@@ -68,8 +140,8 @@ fn a_program_replaced_at_its_path_between_two_runs_runs_as_replaced() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    assert!(super::eventually(|| !running(&marker).is_empty()), "case a never started");
-    let fresh = dir.path().join("say.sh.new");
+    assert!(super::eventually(|| !running(&marker).is_empty()), "{who}: case a never started");
+    let fresh = dir.join("say.sh.new");
     super::sandbox_cli::executable(&fresh, "echo two\n");
     std::fs::rename(&fresh, &script).unwrap();
     // Case a ends; a stale root would run the old script in b too: each of its sleeps ends.
@@ -85,5 +157,5 @@ fn a_program_replaced_at_its_path_between_two_runs_runs_as_replaced() {
     }
     let _ = child.wait();
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(report["cases"][1]["verdict"], "AC", "{report}");
+    assert_eq!(report["cases"][1]["verdict"], "AC", "{who}: {report}");
 }
