@@ -29,6 +29,9 @@ pub(super) struct Roots {
     made: Vec<(Vec<u8>, OwnedFd)>,
     /// A user's judge's: the user namespace that owns its roots, made with the first.
     owner: Option<OwnedFd>,
+    /// A user's judge's: the empty network namespace its runs join, made with `owner`
+    /// where the kernel allows (see [`crate::sandbox::network::user_support`]).
+    net: Option<OwnedFd>,
     /// A user's judge's kernel refused a prepared root once: its runs make theirs, as they
     /// would, without two forks a run that would fail again first.
     refused: bool,
@@ -53,8 +56,11 @@ impl Roots {
                     Some(maps) => {
                         let made = make_owned(plan, maps, self.owner.as_ref().map(AsRawFd::as_raw_fd));
                         self.refused = made.is_none();
-                        let (fd, owner) = made?;
-                        self.owner = self.owner.take().or(Some(owner));
+                        let (fd, owner, net) = made?;
+                        if self.owner.is_none() {
+                            self.owner = Some(owner);
+                            self.net = net;
+                        }
                         fd
                     }
                 };
@@ -75,18 +81,25 @@ impl Roots {
     pub(super) fn owner(&self) -> Option<RawFd> {
         self.owner.as_ref().map(AsRawFd::as_raw_fd)
     }
+
+    /// The network namespace made with [`Roots::owner`], if one was.
+    pub(super) fn net(&self) -> Option<RawFd> {
+        self.net.as_ref().map(AsRawFd::as_raw_fd)
+    }
 }
 
 /// For a judge that is not root: prepares `plan`'s root in the user namespace `owner`, or in
 /// a new one with `maps` when there is none yet, and returns the root's mount namespace and
-/// that user namespace. The root is made by a grandchild, init of a PID namespace that ends
+/// that user namespace (and, with a new one, an empty network namespace it owns, where the
+/// kernel allows one). The root is made by a grandchild, init of a PID namespace that ends
 /// with it, so the `/proc` it leaves there under each run's own shows no process at all; it
 /// sends both namespaces back over a socket, and both children are gone on return.
 fn make_owned(
     plan: &crate::sandbox::root::Plan,
     maps: &crate::sandbox::pids::IdMaps,
     owner: Option<RawFd>,
-) -> Option<(OwnedFd, OwnedFd)> {
+) -> Option<(OwnedFd, OwnedFd, Option<OwnedFd>)> {
+    let net = owner.is_none() && crate::sandbox::network::user_support();
     let (ours, theirs) = super::socket_pair().ok()?;
     // SAFETY: the launcher is single-threaded; the children allocate, mount and exit.
     let pid = unsafe { libc::fork() };
@@ -107,13 +120,18 @@ fn make_owned(
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
                 let none = std::ptr::null::<libc::c_char>();
                 let private = libc::MS_REC | libc::MS_PRIVATE;
-                if libc::unshare(libc::CLONE_NEWNS) == 0
+                let flags = libc::CLONE_NEWNS | if net { libc::CLONE_NEWNET } else { 0 };
+                if libc::unshare(flags) == 0
                     && libc::mount(none, b"/\0".as_ptr().cast(), none, private, std::ptr::null()) == 0
                 {
                     let open = |path: &[u8]| libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
                     let (mnt, user) = (open(b"/proc/self/ns/mnt\0"), open(b"/proc/self/ns/user\0"));
-                    if mnt >= 0 && user >= 0 && crate::sandbox::root::prepare(plan, true).is_ok() {
-                        let _ = super::send(theirs.as_raw_fd(), b"1", &[mnt, user]);
+                    let mut fds = vec![mnt, user];
+                    if net {
+                        fds.push(open(b"/proc/self/ns/net\0"));
+                    }
+                    if fds.iter().all(|&fd| fd >= 0) && crate::sandbox::root::prepare(plan, true).is_ok() {
+                        let _ = super::send(theirs.as_raw_fd(), b"1", &fds);
                     }
                 }
                 libc::_exit(0)
@@ -134,11 +152,12 @@ fn make_owned(
         {}
     }
     let (data, mut fds) = got?;
-    if data != b"1" || fds.len() != 2 {
+    if data != b"1" || fds.len() != 2 + usize::from(net) {
         return None;
     }
+    let net = if net { fds.pop() } else { None };
     let user = fds.pop()?;
-    Some((fds.pop()?, user))
+    Some((fds.pop()?, user, net))
 }
 
 /// Prepares `plan`'s root in a child of its own mount namespace, and holds that namespace

@@ -97,6 +97,10 @@ struct Prepared {
     /// process enters, and the ID maps of the run's own, which its keeper makes once in
     /// the root.
     owner: Option<(RawFd, crate::sandbox::pids::IdMaps)>,
+    /// For a user's judge, the run's network namespace: `Some` the one made with `owner`,
+    /// joined; `None` with `new_net`, one of its own, made (no root was prepared).
+    net: Option<RawFd>,
+    new_net: bool,
     /// The user and group a root judge's run becomes.
     run_as: Option<(u32, u32)>,
     filter: Option<crate::sandbox::syscalls::Filter>,
@@ -167,6 +171,9 @@ pub(super) fn fork_exec(
         Namespaces::User(maps) => prepared.and(roots.owner()).map(|fd| (fd, maps.clone())),
         _ => None,
     };
+    let net = owner.as_ref().and_then(|_| roots.net());
+    let new_net =
+        matches!(namespaces, Namespaces::User(_)) && owner.is_none() && crate::sandbox::network::user_support();
     let filter = req.scratch.as_ref().and_then(|_| crate::sandbox::syscalls::filter());
     let mut argv: Vec<CString> = vec![program];
     for a in &req.args {
@@ -216,6 +223,8 @@ pub(super) fn fork_exec(
         root,
         prepared,
         owner,
+        net,
+        new_net,
         run_as,
         ruleset,
         filter,
@@ -357,6 +366,16 @@ unsafe fn enter_user_namespace_then_keep(prepared: Prepared, maps: &crate::sandb
         if !entered {
             fail(prepared.report, -3);
         }
+        // An empty network namespace: the launcher's, made with the user namespace entered,
+        // or, with no root prepared, one of the run's own.
+        let netted = match (prepared.net, prepared.new_net) {
+            (Some(net), _) => libc::setns(net, libc::CLONE_NEWNET) == 0,
+            (None, true) => libc::unshare(libc::CLONE_NEWNET) == 0,
+            (None, false) => true,
+        };
+        if !netted {
+            fail(prepared.report, -5);
+        }
         let report = prepared.report;
         let [input, output, errors] = prepared.fds;
         let keeper = libc::fork();
@@ -482,6 +501,8 @@ unsafe fn become_program(prepared: Prepared) -> ! {
         root: _,
         prepared: _,
         owner: _,
+        net: _,
+        new_net: _,
         run_as,
         filter,
         limit,

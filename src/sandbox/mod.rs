@@ -221,8 +221,12 @@ pub fn protections(level: Level) -> Protections {
     if !signals {
         missing.push(format!("signals to other processes are not blocked: {}", landlock.why));
     }
-    let network_namespace = matches!(pids, Ok(pids::Mode::Root)) && network::support();
-    if matches!(pids, Ok(pids::Mode::Root)) && !network_namespace {
+    let network_namespace = match pids {
+        Ok(pids::Mode::Root) => network::support(),
+        Ok(pids::Mode::User) => network::user_support(),
+        Err(_) => false,
+    };
+    if pids.is_ok() && !network_namespace {
         missing.push("runs share the machine's network namespace: the kernel refused a new one".into());
     }
     if let Err(why) = &syscalls {

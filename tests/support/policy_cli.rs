@@ -199,15 +199,31 @@ fn files_a_run_writes_count_as_its_memory_whoever_runs_the_judge() {
 }
 
 #[test]
-fn a_root_judge_s_runs_share_an_empty_network_namespace() {
-    // As root, runs join a network namespace the launcher made once: its loopback alone,
-    // down. (As a user, the seccomp filter alone closes the network, as the tests above show.)
+fn every_judge_s_runs_share_an_empty_network_namespace_or_say_why_not() {
+    // Runs join a network namespace their launcher made once: its loopback alone, down. A
+    // user's runs had none (the seccomp filter alone closed the network), and said nothing.
     let dir = expecting("interfaces lo\n");
     for (who, report) in reports(dir.path(), &["--", "@fixture", "interfaces"], &[]) {
         if report["sandbox"]["network_namespace"] == true {
             assert_eq!(verdict(&report), "AC", "{who}: {report}");
-        } else if who == "root" {
-            assert!(report["sandbox"]["missing"].to_string().contains("network namespace"), "{report}");
+        } else {
+            assert!(report["sandbox"]["missing"].to_string().contains("network namespace"), "{who}: {report}");
+        }
+    }
+    // The same on the second and later runs of a launcher, whose root and namespace are kept.
+    let many = folder(&[
+        ("cases/a/input.txt", ""),
+        ("cases/a/expected.txt", "interfaces lo\n"),
+        ("cases/b/input.txt", ""),
+        ("cases/b/expected.txt", "interfaces lo\n"),
+        ("cases/c/input.txt", ""),
+        ("cases/c/expected.txt", "interfaces lo\n"),
+    ]);
+    for (who, report) in reports(many.path(), &["-j", "1", "--", "@fixture", "interfaces"], &[]) {
+        if report["sandbox"]["network_namespace"] == true {
+            for case in report["cases"].as_array().unwrap() {
+                assert_eq!(case["verdict"], "AC", "{who}: {report}");
+            }
         }
     }
 }
