@@ -43,8 +43,10 @@ fn a_solver_needing_a_third_of_its_limit_gets_ac_on_a_starved_cpu() {
             .map(|_| on_cpu_0(std::process::Command::new("sh").args(["-c", "while :; do :; done"])).spawn().unwrap())
             .collect(),
     );
+    // Every case alone would be TLE under such a judge: four show it, where twenty kept a
+    // CPU spinning for 14 s of a loaded suite.
     let mut files = Vec::new();
-    for k in 0..20 {
+    for k in 0..4 {
         files.push((format!("cases/c{k:02}/input.txt"), String::new()));
         files.push((format!("cases/c{k:02}/expected.txt"), "done\n".to_string()));
     }
@@ -55,7 +57,7 @@ fn a_solver_needing_a_third_of_its_limit_gets_ac_on_a_starved_cpu() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.ends_with("20 passed, 0 failed\n"), "{text}");
+    assert!(out.status.success() && text.ends_with("4 passed, 0 failed\n"), "{text}");
 }
 
 #[test]

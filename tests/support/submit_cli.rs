@@ -58,6 +58,9 @@ fn every_tailored_file_fits_compiles_alone_and_answers_as_the_full_solver() {
     let dir = tempfile::tempdir().unwrap();
     let full = assert_cmd::cargo::cargo_bin!("sudoku");
     let mut built: Vec<(Vec<&str>, PathBuf)> = Vec::new();
+    // Problems with the same program share inputs (AcWing's suites are POJ's cases, and the
+    // inputs judges do not promise go with the program): each pair is run once.
+    let mut compared = std::collections::BTreeSet::new();
     for p in &PROBLEMS {
         let source = dir.path().join(format!("{}.rs", p.name));
         judge().arg("submit").arg(p.name).arg("-o").arg(&source).assert().success().stderr(
@@ -81,7 +84,9 @@ fn every_tailored_file_fits_compiles_alone_and_answers_as_the_full_solver() {
         let inputs = suite(p.name);
         assert!(inputs.len() >= 5, "{}: a suite of {} cases", p.name, inputs.len());
         for input in inputs.into_iter().chain(families(&parts)) {
-            assert_eq!(answer(&program, &input), answer(full, &input), "{}: {}", p.name, input.display());
+            if compared.insert((program.clone(), input.clone())) {
+                assert_eq!(answer(&program, &input), answer(full, &input), "{}: {}", p.name, input.display());
+            }
         }
     }
     assert_eq!(built.len(), 3, "9x9, canvas and 16x16 files");
