@@ -5,7 +5,7 @@
 //!   a case or an answer), writes only its scratch folder and `/dev/shm`, opens no TCP
 //!   connection and signals no process outside its run (so it cannot stop or kill the judge
 //!   or the launcher);
-//! - [`network`]: for a root judge, an empty network namespace its runs share;
+//! - [`network`]: an empty network namespace a launcher's runs share;
 //! - [`scratch`]: a private working folder (also `TMPDIR`), removed after the run; with
 //!   [`pids`], a tmpfs the size of the memory limit, whose files count as the run's memory;
 //! - [`root`]: a root of its own, made of read-only binds of the one list of what a run may
@@ -173,7 +173,7 @@ pub struct Protections {
     pub clean_environment: bool,
     /// Its tasks (processes and threads) capped by its cgroup (`--process-limit`).
     pub process_limit: bool,
-    /// An empty network namespace of its own (root only; see [`network`]).
+    /// An empty network namespace of its own (see [`network`]).
     pub network_namespace: bool,
     /// A seccomp filter refuses the system calls that could harm the machine.
     pub syscalls: bool,

@@ -133,8 +133,8 @@ fn probe(maps: Option<&IdMaps>) -> Result<(), String> {
 
 /// In the keeper (PID 1 of a fresh namespace): mount, IPC and UTS namespaces of its own, with
 /// a new `/proc` over the old one, so the run sees its own processes only. Whether it worked. (Not
-/// a network namespace: making and tearing one down cost a run milliseconds, and the seccomp
-/// filter refuses internet sockets for nothing.)
+/// a network namespace: making and tearing one down cost a run milliseconds, so the launcher
+/// makes one its runs join, see [`super::network`].)
 /// Raw system calls only: the probe runs it in a child of a threaded process.
 pub fn private_views() -> bool {
     let none = std::ptr::null::<libc::c_char>();
