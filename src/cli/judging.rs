@@ -201,6 +201,15 @@ pub(crate) fn build_solver(
 fn reachable(program: &Program, runner: &Runner) -> Result<(), String> {
     let sandbox = &runner.setup().sandbox;
     let own_user = sandbox.on() && sandbox.protections().own_user;
+    if sandbox.on() {
+        for folder in crate::sandbox::view::unshown_folders(&program.args) {
+            eprintln!(
+                "judge: note: runs never see '{}' as a whole (it is your home folder, or holds it): what the program \
+                 loads from there (classes, modules) is not found; keep them in a folder of their own",
+                folder.display()
+            );
+        }
+    }
     let lines = crate::sandbox::reach::unreadable(&program.program, &program.args, own_user);
     match lines.is_empty() {
         true => Ok(()),

@@ -158,22 +158,12 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
     for home in &ask.readable {
         grant_install(home, &hidden, &mut paths);
     }
-    let mut class_path = false;
-    for arg in args {
-        let text = arg.to_string_lossy();
-        // `-cp A:B`, `-classpath`, `--class-path`, and `-cp` glued to nothing else.
-        let pieces: Vec<&str> = if class_path { text.split(':').collect() } else { vec![&text] };
-        class_path = matches!(&*text, "-cp" | "-classpath" | "--class-path");
-        for piece in pieces.into_iter().filter(|p| !p.is_empty()) {
-            let path = Path::new(piece);
-            if path.is_dir() {
-                folders.push(path.to_path_buf());
-            } else if path.is_file() {
-                // Named outright (a checker's answer among them): the file itself.
-                paths.push(path.to_path_buf());
-                folders.extend(path.parent().map(Path::to_path_buf));
-            }
-        }
+    let (named_folders, named_files) = named_in(args);
+    folders.extend(named_folders);
+    for file in named_files {
+        // Named outright (a checker's answer among them): the file itself.
+        folders.extend(file.parent().map(Path::to_path_buf));
+        paths.push(file);
     }
     for folder in folders {
         let Ok(folder) = std::fs::canonicalize(&folder) else { continue };
@@ -190,6 +180,40 @@ pub fn of(program: &Path, on_path: bool, args: &[OsString], ask: &Ask) -> View {
     listed.iter_mut().for_each(|p| *p = Path::new("/").join(&*p));
     paths.retain(|p| !p.starts_with(LISTED));
     View { paths, listed }
+}
+
+/// The folders and files `args` name that exist here: each argument, and each entry of a
+/// class path (`-cp A:B`, `-classpath`, `--class-path`).
+fn named_in(args: &[OsString]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let (mut folders, mut files) = (Vec::new(), Vec::new());
+    let mut class_path = false;
+    for arg in args {
+        let text = arg.to_string_lossy();
+        let pieces: Vec<&str> = if class_path { text.split(':').collect() } else { vec![&text] };
+        class_path = matches!(&*text, "-cp" | "-classpath" | "--class-path");
+        for piece in pieces.into_iter().filter(|p| !p.is_empty()) {
+            let path = Path::new(piece);
+            if path.is_dir() {
+                folders.push(path.to_path_buf());
+            } else if path.is_file() {
+                files.push(path.to_path_buf());
+            }
+        }
+    }
+    (folders, files)
+}
+
+/// The folders `args` name (a class path's, `.` among them) that no run is shown, since each
+/// is the user's home or holds it: a program that loads its classes or modules from one
+/// finds none there, which a note says before the first run rather than RE on every case.
+pub fn unshown_folders(args: &[OsString]) -> Vec<PathBuf> {
+    let (folders, _) = named_in(args);
+    let mut unshown: Vec<PathBuf> = folders
+        .into_iter()
+        .filter(|f| std::fs::canonicalize(f).is_ok_and(|f| f.parent().is_none() || home_within(&f)))
+        .collect();
+    unshown.dedup();
+    unshown
 }
 
 /// Grants a runtime's or toolchain's install folder, whole but for what is hidden in it;

@@ -277,6 +277,38 @@ fn a_venv_python_imports_a_module_beside_the_solution() {
     assert_eq!(got, [("ac".to_string(), "AC".to_string())]);
 }
 
+/// A class path that is the user's home folder is never shown to runs as a whole: `javac
+/// Main.java` then `java -cp . Main` in the home folder was RE "Could not find or load main
+/// class Main" on every case with no word why; a note now says so before the first run.
+#[test]
+fn a_class_path_that_is_the_home_folder_is_named_before_the_first_run() {
+    if !on_path("javac") {
+        eprintln!("skipped: javac is not installed (apt-get install default-jdk-headless)");
+        return;
+    }
+    let dir = four_cases();
+    std::fs::write(dir.path().join("Main.java"), JAVA).unwrap();
+    let built =
+        std::process::Command::new("javac").arg("-d").arg(dir.path()).arg(dir.path().join("Main.java")).status();
+    assert!(built.unwrap().success());
+    let note = "runs never see '.' as a whole";
+    let elsewhere = tempfile::tempdir().unwrap();
+    for (home, said) in [(dir.path(), true), (elsewhere.path(), false)] {
+        let out = judge()
+            .current_dir(dir.path())
+            .env("HOME", home)
+            .args(["cases", "--filter", "ac", "--", "java", "-Xmx64m", "-cp", ".", "Main"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.contains(note), said, "home {}: {stderr}", home.display());
+        // Where the folder is shown, the classes in it run.
+        if !said {
+            assert_eq!(out.status.code(), Some(0), "{stderr}");
+        }
+    }
+}
+
 /// A Java program compiled by the user and run as `java -cp DIR Main`, the classic judge
 /// command line.
 #[test]
