@@ -277,20 +277,27 @@ fn a_venv_python_imports_a_module_beside_the_solution() {
     assert_eq!(got, [("ac".to_string(), "AC".to_string())]);
 }
 
+/// The four cases with `Main.java` beside them, compiled by the user into `classes` (a folder
+/// of the cases' folder); `None`, said, where javac is not installed.
+fn java_cases(classes: &str) -> Option<tempfile::TempDir> {
+    if !on_path("javac") {
+        eprintln!("skipped: javac is not installed (apt-get install default-jdk-headless)");
+        return None;
+    }
+    let dir = four_cases();
+    std::fs::write(dir.path().join("Main.java"), JAVA).unwrap();
+    let into = dir.path().join(classes);
+    let built = std::process::Command::new("javac").arg("-d").arg(&into).arg(dir.path().join("Main.java")).status();
+    assert!(built.unwrap().success());
+    Some(dir)
+}
+
 /// A class path that is the user's home folder is never shown to runs as a whole: `javac
 /// Main.java` then `java -cp . Main` in the home folder was RE "Could not find or load main
 /// class Main" on every case with no word why; a note now says so before the first run.
 #[test]
 fn a_class_path_that_is_the_home_folder_is_named_before_the_first_run() {
-    if !on_path("javac") {
-        eprintln!("skipped: javac is not installed (apt-get install default-jdk-headless)");
-        return;
-    }
-    let dir = four_cases();
-    std::fs::write(dir.path().join("Main.java"), JAVA).unwrap();
-    let built =
-        std::process::Command::new("javac").arg("-d").arg(dir.path()).arg(dir.path().join("Main.java")).status();
-    assert!(built.unwrap().success());
+    let Some(dir) = java_cases(".") else { return };
     let note = "runs never see '.' as a whole";
     let elsewhere = tempfile::tempdir().unwrap();
     for (home, said) in [(dir.path(), true), (elsewhere.path(), false)] {
@@ -313,15 +320,7 @@ fn a_class_path_that_is_the_home_folder_is_named_before_the_first_run() {
 /// command line.
 #[test]
 fn a_java_class_folder_runs_with_java_cp() {
-    if !on_path("javac") {
-        eprintln!("skipped: javac is not installed (apt-get install default-jdk-headless)");
-        return;
-    }
-    let dir = four_cases();
-    std::fs::write(dir.path().join("Main.java"), JAVA).unwrap();
-    let classes = dir.path().join("classes");
-    let built = std::process::Command::new("javac").arg("-d").arg(&classes).arg(dir.path().join("Main.java")).status();
-    assert!(built.unwrap().success());
+    let Some(dir) = java_cases("classes") else { return };
     let cache = tempfile::tempdir().unwrap();
     // Under the default sandbox: its file view shows every class-path entry named.
     let got =
