@@ -314,19 +314,7 @@ fn the_vector_solution_writer_writes_what_the_plain_one_does() {
     // from one pattern, relabelled and with rows and columns shuffled within their bands.
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     for round in 0..500 {
-        let order = random_bytes(&mut seed, 40, b"012345678");
-        let mut labels: Vec<u8> = (b'1'..=b'9').collect();
-        for (k, &o) in order.iter().take(9).enumerate() {
-            labels.swap(k, usize::from(o - b'0'));
-        }
-        let within = |k: usize, o: u8| 3 * (k / 3) + (k % 3 + usize::from(o - b'0')) % 3;
-        let filled: Vec<u8> = (0..81)
-            .map(|i| {
-                // One rotation a band (and a stack) keeps rows (and columns) a permutation.
-                let (r, c) = (within(i / 9, order[9 + i / 27]), within(i % 9, order[12 + i % 9 / 3]));
-                labels[(3 * (r % 3) + r / 3 + c) % 9]
-            })
-            .collect();
+        let filled = filled_grid(&random_bytes(&mut seed, 40, b"012345678"));
         let [vector, plain] = sudoku_judge::solver::solution_writers(&filled);
         assert_eq!(vector, plain, "round {round}");
         assert_eq!(&plain[..], &filled[..], "round {round}: a filled grid is its own solution");
@@ -342,27 +330,12 @@ fn every_build_of_the_9x9_search_finds_what_the_portable_one_does() {
     let mut seed = 0xD1B5_4A32_D192_ED03u64;
     let mut builds = 0;
     for round in 0..600 {
-        let order = random_bytes(&mut seed, 40, b"012345678");
-        let mut labels: Vec<u8> = (b'1'..=b'9').collect();
-        for (k, &o) in order.iter().take(9).enumerate() {
-            labels.swap(k, usize::from(o - b'0'));
-        }
-        let within = |k: usize, o: u8| 3 * (k / 3) + (k % 3 + usize::from(o - b'0')) % 3;
+        let filled = filled_grid(&random_bytes(&mut seed, 40, b"012345678"));
         let keep = [18, 22, 26, 30][round % 4];
         let line: Vec<u8> = if round % 5 == 4 {
             random_bytes(&mut seed, 81, b"000000000000000000000000000000123456789")
         } else {
-            (0..81)
-                .map(|i| {
-                    let (r, c) = (within(i / 9, order[9 + i / 27]), within(i % 9, order[12 + i % 9 / 3]));
-                    let given = xorshift(&mut seed) % 81 < keep;
-                    if given {
-                        labels[(3 * (r % 3) + r / 3 + c) % 9]
-                    } else {
-                        b'.'
-                    }
-                })
-                .collect()
+            filled.iter().map(|&digit| if xorshift(&mut seed) % 81 < keep { digit } else { b'.' }).collect()
         };
         let found = sudoku_judge::solver::search9_builds(&line, 64);
         builds = builds.max(found.len());
@@ -439,6 +412,23 @@ fn xorshift(state: &mut u64) -> u64 {
 }
 
 /// `len` bytes drawn from `alphabet`.
+/// A filled 9x9 grid (81 digits) from one pattern, relabelled by `order[..9]` and with rows
+/// and columns rotated within their bands and stacks by `order[9..15]` (digits `0`-`8`).
+fn filled_grid(order: &[u8]) -> Vec<u8> {
+    let mut labels: Vec<u8> = (b'1'..=b'9').collect();
+    for (k, &o) in order.iter().take(9).enumerate() {
+        labels.swap(k, usize::from(o - b'0'));
+    }
+    let within = |k: usize, o: u8| 3 * (k / 3) + (k % 3 + usize::from(o - b'0')) % 3;
+    (0..81)
+        .map(|i| {
+            // One rotation a band (and a stack) keeps rows (and columns) a permutation.
+            let (r, c) = (within(i / 9, order[9 + i / 27]), within(i % 9, order[12 + i % 9 / 3]));
+            labels[(3 * (r % 3) + r / 3 + c) % 9]
+        })
+        .collect()
+}
+
 fn random_bytes(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
     (0..len).map(|_| alphabet[(xorshift(seed) % alphabet.len() as u64) as usize]).collect()
 }
