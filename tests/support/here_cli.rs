@@ -127,11 +127,16 @@ fn as_tested(command: &mut std::process::Command, dir: &Path) {
 }
 
 /// `judge ARGS` in `dir`, as [`as_tested`], with piped output.
-fn start(dir: &Path, args: &[&str]) -> Child {
+fn command(dir: &Path, args: &[&str]) -> std::process::Command {
     let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
     command.current_dir(dir).env("NO_COLOR", "1").args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     as_tested(&mut command, dir);
-    command.spawn().unwrap()
+    command
+}
+
+/// [`command`], started.
+fn start(dir: &Path, args: &[&str]) -> Child {
+    command(dir, args).spawn().unwrap()
 }
 
 /// Waits for `child` to end, up to a deadline far past any normal run (killed then); its
@@ -157,7 +162,11 @@ fn finish(mut child: Child) -> (Option<i32>, String, String) {
 
 /// A `--watch` run stopped once its first round is done (or at the deadline); what it printed.
 fn first_round(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let mut child = start(dir, args);
+    watched(start(dir, args))
+}
+
+/// [`first_round`] of a `--watch` run already started.
+fn watched(mut child: Child) -> (Option<i32>, String, String) {
     let mut err = child.stderr.take().unwrap();
     let seen = std::thread::spawn(move || {
         let mut text = Vec::new();
@@ -249,4 +258,32 @@ fn every_entry_point_picks_and_names_the_program_as_judge_does() {
     // cat echoes the puzzle: the sudoku checker says WA, and the replay names ./a.out.
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("-- ./a.out"), "{out}");
+}
+
+#[test]
+fn every_entry_point_names_a_class_path_that_is_the_home_folder() {
+    // `java -cp . Main` in the home folder: runs never see that folder whole, so each entry
+    // point says so before its first run, as `judge` does, rather than RE on every case.
+    let Some(dir) = super::languages_cli::java_cases(".") else { return };
+    let note = "runs never see '.' as a whole";
+    let java = ["--", "java", "-Xmx64m", "-cp", ".", "Main"];
+    let stress = [&["stress", "--gen", "@gen -n 1", "--tests", "1", "--shrink-tries", "0"][..], &java].concat();
+    // The folder is the home of the user the judge runs as.
+    let home = |args: &[&str]| command(dir.path(), args).env("HOME", dir.path()).spawn().unwrap();
+    for (entry, (_, out, err)) in [
+        ("judge", finish(home(&[&["cases"][..], &java].concat()))),
+        ("--watch", watched(home(&[&["--watch", "cases"][..], &java].concat()))),
+        ("stress", finish(home(&stress))),
+    ] {
+        assert!(err.contains(note), "{entry}: {out}{err}");
+    }
+    // From outside the folder, the class path named by its full path.
+    let full = dir.path().to_str().unwrap();
+    let mut outside = std::process::Command::new(assert_cmd::cargo::cargo_bin!("judge"));
+    outside.current_dir("/").env("NO_COLOR", "1").args([&format!("{full}/cases"), "--", "java", "-cp", full, "Main"]);
+    as_tested(&mut outside, dir.path());
+    outside.env("HOME", dir.path());
+    let out = outside.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("runs never see '{full}' as a whole")), "{err}");
 }

@@ -279,7 +279,7 @@ fn a_venv_python_imports_a_module_beside_the_solution() {
 
 /// The four cases with `Main.java` beside them, compiled by the user into `classes` (a folder
 /// of the cases' folder); `None`, said, where javac is not installed.
-fn java_cases(classes: &str) -> Option<tempfile::TempDir> {
+pub(super) fn java_cases(classes: &str) -> Option<tempfile::TempDir> {
     if !on_path("javac") {
         eprintln!("skipped: javac is not installed (apt-get install default-jdk-headless)");
         return None;
